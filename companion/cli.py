@@ -1,0 +1,50 @@
+"""The ``companion`` command line: discovers the subcommands in :mod:`companion.commands`.
+
+Each subcommand module defines ``register(subparsers)`` and sets ``func`` on its parser; ``func``
+receives the parsed arguments and returns the exit status. Domain errors that reach this edge
+become one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from companion import __version__, commands
+from companion.core.errors import CupbearerError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, with every discovered subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="companion", description="Cupbearer, the table companion."
+    )
+    parser.add_argument("--version", action="version", version=f"cupbearer {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except CupbearerError as error:
+        print(f"companion {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""The one small game interface shared by all three games.
+
+Modelled on OpenSpiel's ``State``: a game makes an initial state from validated options; the state
+says who acts next (a seat, :data:`CHANCE` or nobody once over), lists the legal actions, applies
+one, and renders a view for a viewer. Chance is an action too (DESIGN.md principle 4): when
+:meth:`GameState.to_move` is :data:`CHANCE` the caller draws an outcome with
+:meth:`GameState.sample_chance` from the randomness source it owns and applies it like any other
+action, so the journal of actions replays the game exactly.
+
+Actions are plain JSON-able dicts with a ``"type"`` key, so a journal can store them as they are.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+Action = dict[str, Any]
+"""A JSON-able action: ``{"type": ..., ...}``."""
+
+Event = dict[str, Any]
+"""A JSON-able game event produced by applying an action (what the feed and the views show)."""
+
+
+class Mode(Enum):
+    """How a state treats an action that breaks a rule (DESIGN.md principle 6)."""
+
+    ENFORCING = "enforcing"
+    """Virtual or manual play: an illegal action raises :class:`IllegalAction`, state unchanged."""
+
+    RECORDING = "recording"
+    """Sensed play: what happened on the table is applied, with a ``rule_warning`` event."""
+
+
+class _Chance:
+    """The chance player's marker type (a singleton, like OpenSpiel's ``kChancePlayerId``)."""
+
+    _instance: _Chance | None = None
+
+    def __new__(cls) -> _Chance:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "CHANCE"
+
+
+CHANCE = _Chance()
+"""Returned by :meth:`GameState.to_move` when the next action is a chance outcome."""
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: the public (the tablet), one seat (a phone) or the host.
+
+    Build them with :data:`PUBLIC`, :data:`HOST` and :meth:`Viewer.seat`.
+    """
+
+    kind: str
+    index: int | None = None
+
+    @staticmethod
+    def seat(index: int) -> Viewer:
+        """The viewer sitting at ``index`` (0-based, clockwise)."""
+        return Viewer("seat", index)
+
+    @property
+    def is_seat(self) -> bool:
+        """True for a player's own viewer."""
+        return self.kind == "seat"
+
+    def __str__(self) -> str:
+        return f"seat {self.index}" if self.is_seat else self.kind
+
+
+PUBLIC = Viewer("public")
+HOST = Viewer("host")
+
+
+class GameState(ABC):
+    """One game in progress; mutated only by :meth:`apply`."""
+
+    @property
+    @abstractmethod
+    def num_seats(self) -> int:
+        """How many seats (players) the game has; seats are 0-based and clockwise."""
+
+    @abstractmethod
+    def to_move(self) -> int | _Chance | None:
+        """The seat that acts next, :data:`CHANCE`, or ``None`` once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the actor to move (empty at chance nodes and at the end)."""
+
+    @abstractmethod
+    def sample_chance(self, rng: random.Random) -> Action:
+        """Draw the chance outcome due now with ``rng`` (only when ``to_move() is CHANCE``)."""
+
+    @abstractmethod
+    def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
+        """Apply ``action`` and return the events it produced.
+
+        In :attr:`Mode.ENFORCING` an illegal action raises
+        :class:`~companion.core.errors.IllegalAction` and leaves the state unchanged.
+        """
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @abstractmethod
+    def outcome(self) -> dict[str, Any]:
+        """The final result (winners, scores); only meaningful once :meth:`is_over`."""
+
+    @abstractmethod
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """Everything ``viewer`` may see, as JSON-able data: the ONLY way secrets leave."""
+
+    def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
+        """Other actions ``viewer`` could not tell apart from ``action`` if applied now.
+
+        Used to test views as an attacker would (OpenSpiel's resampling from an information
+        state): replaying a journal with such substitutions must not change ``viewer``'s view.
+        The default says every action is fully visible.
+        """
+        return []
+
+    def reveals_hidden(self, action: Action) -> bool:
+        """True if applying ``action`` now shows everyone what was hidden (a reveal)."""
+        return False
+
+    def clone(self) -> GameState:
+        """An independent deep copy."""
+        return copy.deepcopy(self)
+
+
+class Game(ABC):
+    """A game type: a name, its options, and a factory of initial states."""
+
+    name: str
+    """Registry name, e.g. ``"goblets"``."""
+
+    @abstractmethod
+    def new_state(self, options: Mapping[str, Any]) -> GameState:
+        """The initial state for ``options`` (validated; bad options raise MalformedInput)."""
+
+    def conformance_options(self) -> list[dict[str, Any]]:
+        """Option sets the shared conformance suite plays (every player count and variant)."""
+        return [{}]

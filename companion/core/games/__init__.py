@@ -1,0 +1,1 @@
+"""The three games, each behind the small interface of :mod:`companion.core.game`."""
