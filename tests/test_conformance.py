@@ -73,7 +73,7 @@ def test_every_known_game_registers(registered):
     assert "goblets" in registered
 
 
-@pytest.mark.parametrize(("name", "options", "seed"), cases())
+@pytest.mark.parametrize(("name", "options", "seed"), list(cases()))
 def test_random_play(name, options, seed):
     state, journal, seen, states, rng = play(name, options, seed)
     assert state.is_over(), f"{name} did not end within {MAX_ACTIONS} actions"
@@ -106,7 +106,7 @@ def test_random_play(name, options, seed):
     assert probes > 0
 
 
-@pytest.mark.parametrize(("name", "options", "seed"), cases())
+@pytest.mark.parametrize(("name", "options", "seed"), list(cases()))
 def test_views_do_not_leak(name, options, seed):
     """Resample what a viewer cannot see; that viewer's view must not change.
 

@@ -15,9 +15,28 @@ import pytest
 
 CORE = Path(__file__).resolve().parents[1] / "companion" / "core"
 FORBIDDEN_STDLIB = {
-    "os", "sys", "io", "pathlib", "socket", "threading", "multiprocessing", "subprocess",
-    "time", "datetime", "secrets", "sqlite3", "shutil", "tempfile", "logging", "asyncio",
-    "select", "signal", "urllib", "http", "glob", "uuid",
+    "os",
+    "sys",
+    "io",
+    "pathlib",
+    "socket",
+    "threading",
+    "multiprocessing",
+    "subprocess",
+    "time",
+    "datetime",
+    "secrets",
+    "sqlite3",
+    "shutil",
+    "tempfile",
+    "logging",
+    "asyncio",
+    "select",
+    "signal",
+    "urllib",
+    "http",
+    "glob",
+    "uuid",
 }
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
 

@@ -9,7 +9,7 @@ reads no clock). :func:`replay` rebuilds the state from scratch; the SQLite stor
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
