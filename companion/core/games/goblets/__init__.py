@@ -1,0 +1,1 @@
+"""Raise Your Goblets: the rules engine (the ENGINE engineer replaces this placeholder)."""
