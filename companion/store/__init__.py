@@ -1,0 +1,1 @@
+"""Durable storage: the SQLite journal of games (DESIGN.md principle 5)."""

@@ -1,0 +1,277 @@
+"""The SQLite journal: every game's append-only record of actions (DESIGN.md principle 5).
+
+One file holds every game played at this table: a ``games`` table (id, game name, options, when it
+was created and finished, its outcome) and an append-only ``entries`` table (seq, t, mode, action
+as JSON). The database runs in WAL mode with ``synchronous=FULL``, and :meth:`JournalStore.append`
+returns only once its transaction is committed and synced, so a caller that shows an action after
+``append`` returned can never show something a power cut or a ``kill -9`` would lose.
+
+Undo is itself an entry, ``{"type": "undo", "seq": N}``: nothing is ever deleted. The live
+journal (:func:`live_journal`) leaves out the undo entries and the entries they undid; replaying it
+with :func:`companion.core.journal.replay` gives the state. Per-seat join tokens of a game are
+stored beside it so a restart keeps the players' links working.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.core.errors import CupbearerError, MalformedInput
+from companion.core.game import Action, Mode
+from companion.core.journal import Entry, Journal
+
+UNDO = "undo"
+"""The action type of an undo entry: ``{"type": "undo", "seq": <the seq it undoes>}``."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    created REAL NOT NULL,
+    finished REAL,
+    outcome TEXT
+);
+CREATE TABLE IF NOT EXISTS entries (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    t REAL NOT NULL,
+    mode TEXT NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    token TEXT NOT NULL UNIQUE,
+    PRIMARY KEY (game_id, seat)
+);
+"""
+
+
+class NotFound(CupbearerError):
+    """A game id that the journal does not hold."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One row of the ``games`` table."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    created: float
+    finished: float | None = None
+    outcome: dict[str, Any] | None = None
+
+    @property
+    def is_finished(self) -> bool:
+        """True once the game has ended and its outcome is stored."""
+        return self.finished is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON-able data."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "options": self.options,
+            "created": self.created,
+            "finished": self.finished,
+            "outcome": self.outcome,
+        }
+
+
+def undone_seqs(entries: list[Entry]) -> set[int]:
+    """The seqs removed by undo entries (an undo entry itself is never part of the game)."""
+    undone: set[int] = set()
+    for entry in entries:
+        if entry.action.get("type") == UNDO:
+            undone.add(int(entry.action["seq"]))
+    return undone
+
+
+def live_entries(entries: list[Entry]) -> list[Entry]:
+    """The entries that make the game: no undo entries and none that an undo removed."""
+    undone = undone_seqs(entries)
+    return [e for e in entries if e.action.get("type") != UNDO and e.seq not in undone]
+
+
+def live_journal(journal: Journal) -> Journal:
+    """The journal without undo entries and what they undid: replay it to get the state."""
+    return Journal(journal.game, dict(journal.options), live_entries(journal.entries))
+
+
+class JournalStore:
+    """The journal database at ``path`` (created on first use); safe to share between threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        # Autocommit mode: every write below runs in its own explicit transaction.
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # FULL: the WAL is synced at every commit, so a committed entry survives a power cut.
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        """Close the database (idempotent)."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None  # type: ignore[assignment]
+
+    def __enter__(self) -> JournalStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _write(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Cursor:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self._db.execute(sql, params)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            return cursor
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def create_game(self, game: str, options: Mapping[str, Any], *, t: float) -> GameRecord:
+        """Start a new game's record and return it."""
+        text = json.dumps(dict(options), sort_keys=True)
+        cursor = self._write(
+            "INSERT INTO games (game, options, created) VALUES (?, ?, ?)", (game, text, t)
+        )
+        return GameRecord(int(cursor.lastrowid), game, json.loads(text), t)
+
+    def append(
+        self, game_id: int, action: Action, *, t: float, mode: Mode = Mode.ENFORCING
+    ) -> Entry:
+        """Append ``action`` to game ``game_id``; returns once it is committed and synced."""
+        try:
+            text = json.dumps(action, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            raise MalformedInput(f"not JSON-able: {error}", field="action") from None
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if not self._db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+                    raise NotFound(f"no game {game_id}")
+                (last,) = self._db.execute(
+                    "SELECT MAX(seq) FROM entries WHERE game_id = ?", (game_id,)
+                ).fetchone()
+                seq = 0 if last is None else last + 1
+                self._db.execute(
+                    "INSERT INTO entries (game_id, seq, t, mode, action) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq, t, mode.value, text),
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        return Entry(seq=seq, action=json.loads(text), t=t, mode=mode)
+
+    def finish(self, game_id: int, *, t: float, outcome: Mapping[str, Any]) -> None:
+        """Mark game ``game_id`` finished with its ``outcome``."""
+        self._write(
+            "UPDATE games SET finished = ?, outcome = ? WHERE id = ?",
+            (t, json.dumps(dict(outcome), sort_keys=True), game_id),
+        )
+
+    def reopen(self, game_id: int) -> None:
+        """Clear a game's finished mark (an undo of the action that ended it)."""
+        self._write("UPDATE games SET finished = NULL, outcome = NULL WHERE id = ?", (game_id,))
+
+    @staticmethod
+    def _record(row: tuple[Any, ...]) -> GameRecord:
+        game_id, game, options, created, finished, outcome = row
+        return GameRecord(
+            id=game_id,
+            game=game,
+            options=json.loads(options),
+            created=created,
+            finished=finished,
+            outcome=None if outcome is None else json.loads(outcome),
+        )
+
+    def game(self, game_id: int) -> GameRecord:
+        """The record of game ``game_id``; raises :class:`NotFound`."""
+        rows = self._read(
+            "SELECT id, game, options, created, finished, outcome FROM games WHERE id = ?",
+            (game_id,),
+        )
+        if not rows:
+            raise NotFound(f"no game {game_id}")
+        return self._record(rows[0])
+
+    def games(self) -> list[GameRecord]:
+        """Every game, newest first."""
+        rows = self._read(
+            "SELECT id, game, options, created, finished, outcome FROM games ORDER BY id DESC"
+        )
+        return [self._record(row) for row in rows]
+
+    def latest_unfinished(self) -> GameRecord | None:
+        """The most recent game that has not finished (the one to resume), if any."""
+        rows = self._read(
+            "SELECT id, game, options, created, finished, outcome FROM games"
+            " WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
+        )
+        return self._record(rows[0]) if rows else None
+
+    def entries(self, game_id: int) -> list[Entry]:
+        """Every entry of game ``game_id`` in order, undo entries included."""
+        rows = self._read(
+            "SELECT seq, t, mode, action FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return [
+            Entry(seq=seq, t=t, mode=Mode(mode), action=json.loads(action))
+            for seq, t, mode, action in rows
+        ]
+
+    def journal(self, game_id: int) -> Journal:
+        """The whole recorded journal of ``game_id`` (undo entries included)."""
+        record = self.game(game_id)
+        return Journal(record.game, record.options, self.entries(game_id))
+
+    def export(self, game_id: int) -> dict[str, Any]:
+        """A game as JSON: its record, the live journal (replayable) and the full record."""
+        raw = self.journal(game_id)
+        return {
+            **self.game(game_id).to_json(),
+            "journal": live_journal(raw).to_json(),
+            "record": raw.to_json(),
+        }
+
+    def set_seat_tokens(self, game_id: int, tokens: Mapping[int, str]) -> None:
+        """Store the per-seat join tokens of ``game_id``."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO seat_tokens (game_id, seat, token) VALUES (?, ?, ?)",
+                    [(game_id, seat, token) for seat, token in tokens.items()],
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def seat_tokens(self, game_id: int) -> dict[int, str]:
+        """The per-seat join tokens of ``game_id`` (seat index -> token)."""
+        rows = self._read("SELECT seat, token FROM seat_tokens WHERE game_id = ?", (game_id,))
+        return {int(seat): token for seat, token in rows}
