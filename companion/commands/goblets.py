@@ -19,8 +19,11 @@ inputs, ``{"error": {"line": N, "field": ..., "message": ...}}`` on stdout; the 
 with the next line and exits with status 2 at the end if any line was bad. Blank lines are
 skipped without output (see docs/rules-notes.md).
 
-``companion goblets play --players N --seed S [--variant NAME]`` plays a random legal game with
-:func:`companion.core.journal.play_random` and prints the journal and the result as JSON.
+``companion goblets play --players N --seed S [--variant NAME] [--option KEY=JSON ...]`` plays a
+random legal game with :func:`companion.core.journal.play_random` and prints the journal and the
+result as JSON: ``{"journal": {...}, "result": {...}}``. ``--option`` passes any other game option
+(``legacy=true``, ``raise_your_memory=true``, ``token_rules='"plain"'``); bad options are the
+game's MalformedInput, one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -141,6 +144,14 @@ def _play(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"players": args.players}
     if args.variant is not None:
         options["variant"] = args.variant
+    for item in args.option:
+        key, equals, value = item.partition("=")
+        if not equals or not key:
+            raise MalformedInput(f"must be KEY=JSON, got {item!r}", field="--option")
+        try:
+            options[key] = parse_json(value)
+        except MalformedInput as error:
+            raise MalformedInput(error.detail, field=f"--option {key}") from None
     journal = Journal("goblets", options)
     state, _events = play_random(journal, random.Random(args.seed))
     print(json.dumps({"journal": journal.to_json(), "result": state.outcome()}))
@@ -162,4 +173,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--players", type=int, required=True, help="number of players")
     play.add_argument("--seed", type=int, required=True, help="seed of the random game")
     play.add_argument("--variant", default=None, help="variant name (see the game's options)")
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="any other game option, e.g. legacy=true or raise_your_memory=true (repeatable)",
+    )
     play.set_defaults(func=_play)
