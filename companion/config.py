@@ -1,0 +1,213 @@
+"""Typed settings for ``companion serve``, read from a TOML file (tomllib) with defaults.
+
+Every key has a default, so no file is needed. An unknown key is an error naming it (a typo must
+not silently become a default), and so is a value of the wrong type. Example::
+
+    data_dir = "./data"
+
+    [web]
+    bind = "0.0.0.0"
+    port = 8080
+    threads = 32
+
+    [host]
+    pin = "2718"          # absent: a random PIN is made once and kept in the data directory
+
+    [hardware]
+    mqtt = "mqtt://user:password@localhost:1883"
+    serial = "/dev/ttyACM0"
+
+    [game]
+    name = "goblets"
+    options = { players = 5 }
+
+    [virtual]
+    pace = 1.5            # seconds between the virtual table's actions
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+from companion.core.errors import MalformedInput
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """Where the dashboard listens and how many requests it serves at once."""
+
+    bind: str = "0.0.0.0"
+    port: int = 8080
+    # Every live SSE client holds one worker thread for as long as it is connected: 20 tablets and
+    # phones at once plus page and API requests need more than waitress's default of 4.
+    threads: int = 32
+    heartbeat: float = 15.0
+    """Seconds between SSE heartbeat comments (keeps proxies and sleeping phones honest)."""
+
+
+@dataclass(frozen=True)
+class HostSettings:
+    """The host's login: a PIN, and how hard guessing it is made."""
+
+    pin: str | None = None
+    max_attempts: int = 5
+    """Failed PINs allowed in a row before logins are refused for ``lockout`` seconds."""
+    lockout: float = 30.0
+
+
+@dataclass(frozen=True)
+class HardwareSettings:
+    """The reader links; none configured means the virtual table."""
+
+    mqtt: str | None = None
+    serial: str | None = None
+
+    @property
+    def is_configured(self) -> bool:
+        """True when any real reader link is configured."""
+        return bool(self.mqtt or self.serial)
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """The game a fresh table starts (and the virtual table plays)."""
+
+    name: str = "goblets"
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class VirtualSettings:
+    """The virtual table that plays a live demo game when no hardware is configured."""
+
+    enabled: bool | None = None
+    """None: on exactly when no hardware is configured."""
+    pace: float = 1.5
+    """Seconds between two of its actions (a human pace, so people can follow the demo)."""
+    restart_after: float = 20.0
+    """Seconds a finished demo game stays on screen before the next starts."""
+
+
+@dataclass(frozen=True)
+class MdnsSettings:
+    """The mDNS name the dashboard is advertised under (``cupbearer.local``)."""
+
+    enabled: bool = True
+    name: str = "cupbearer"
+
+
+@dataclass(frozen=True)
+class Config:
+    """All settings of the companion."""
+
+    data_dir: Path = Path("./data")
+    web: WebSettings = field(default_factory=WebSettings)
+    host: HostSettings = field(default_factory=HostSettings)
+    hardware: HardwareSettings = field(default_factory=HardwareSettings)
+    game: GameSettings = field(default_factory=GameSettings)
+    virtual: VirtualSettings = field(default_factory=VirtualSettings)
+    mdns: MdnsSettings = field(default_factory=MdnsSettings)
+
+    @property
+    def is_virtual(self) -> bool:
+        """True when the virtual table drives the game."""
+        if self.virtual.enabled is None:
+            return not self.hardware.is_configured
+        return self.virtual.enabled
+
+    @property
+    def journal_path(self) -> Path:
+        """The SQLite journal inside the data directory."""
+        return self.data_dir / "journal.sqlite"
+
+
+def _check(value: Any, kind: Any, name: str) -> Any:
+    """``value`` converted to the annotated ``kind``, or MalformedInput naming ``name``."""
+    is_union = get_origin(kind) in (Union, UnionType)
+    options = [k for k in get_args(kind) if k is not type(None)] if is_union else [kind]
+    if value is None and is_union and type(None) in get_args(kind):
+        return None
+    base = get_origin(options[0]) or options[0]
+    if base is bool:
+        ok = isinstance(value, bool)
+    elif base is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif base is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif base is str:
+        ok = isinstance(value, str)
+    elif base is dict:
+        ok = isinstance(value, dict)
+    elif base is Path:
+        ok = isinstance(value, str | Path)
+        value = Path(value) if ok else value
+    else:  # pragma: no cover - a programming error in the dataclasses above
+        raise TypeError(f"unsupported setting type {kind}")
+    if not ok:
+        raise MalformedInput(f"must be {base.__name__}, got {value!r}", field=name)
+    return value
+
+
+def _build(cls: type, data: Mapping[str, Any], prefix: str) -> Any:
+    hints = get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    for key in data:
+        if key not in names:
+            raise MalformedInput("unknown setting", field=f"{prefix}{key}")
+    values = {}
+    for name in names:
+        if name not in data:
+            continue
+        kind = hints[name]
+        if dataclasses.is_dataclass(kind):
+            if not isinstance(data[name], Mapping):
+                raise MalformedInput("must be a table", field=f"{prefix}{name}")
+            values[name] = _build(kind, data[name], f"{prefix}{name}.")
+        else:
+            values[name] = _check(data[name], kind, f"{prefix}{name}")
+    return cls(**values)
+
+
+def from_mapping(data: Mapping[str, Any]) -> Config:
+    """Settings from parsed TOML data; unknown keys and wrong types raise MalformedInput."""
+    config = _build(Config, data, "")
+    if not 0 <= config.web.port <= 65535:
+        raise MalformedInput("must be 0 to 65535", field="web.port")
+    if config.web.threads < 4:
+        raise MalformedInput("must be at least 4", field="web.threads")
+    if config.host.pin is not None and (len(config.host.pin) < 4 or not config.host.pin.isdigit()):
+        raise MalformedInput("must be at least 4 digits", field="host.pin")
+    return config
+
+
+def load(path: str | Path | None = None) -> Config:
+    """Settings from the TOML file at ``path`` (defaults only when ``path`` is None)."""
+    if path is None:
+        return Config()
+    try:
+        with open(path, "rb") as file:
+            data = tomllib.load(file)
+    except OSError as error:
+        raise MalformedInput(f"cannot read {path}: {error.strerror}", field="config") from None
+    except tomllib.TOMLDecodeError as error:
+        raise MalformedInput(f"{path}: {error}", field="config") from None
+    return from_mapping(data)
+
+
+def replace(config: Config, **changes: Any) -> Config:
+    """A copy of ``config`` with dotted-name changes, e.g. ``replace(c, **{"web.port": 0})``."""
+    data = dataclasses.asdict(config)
+    for dotted, value in changes.items():
+        *path, last = dotted.split(".")
+        target = data
+        for part in path:
+            target = target[part]
+        target[last] = value
+    return from_mapping(data)
