@@ -1,0 +1,405 @@
+"""The courtroom in play: setup, hearings, verdicts, cube draws, sentences, undo, win and loss.
+
+One seat (the game is solo): seat 0 is the player. Phases, in the rulebook's order:
+
+``shuffle`` (chance: the 12 set aside and the deck order, secret from everyone) -> ``hear`` (turn up
+the next Accused, two at a time once the Momentum Box has emptied) -> ``verdict`` -> ``draw``
+(chance: one cube, then maybe a second) -> ``choose`` (two cases: which sentence first) ->
+``sentence`` (the printed effects, one action each, then "end of sentence") -> back to ``hear``,
+until no Accused is left or the game is lost -> ``over``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from companion.core.errors import IllegalAction, MalformedInput
+from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer
+from companion.core.games.tribunal import board as playmat
+from companion.core.games.tribunal.board import Board
+from companion.core.games.tribunal.cards import (
+    BUTTON_MAX,
+    DATA_MAX,
+    EFFECTS,
+    SET_ASIDE,
+    Card,
+    button_amounts,
+    parse_effect,
+)
+from companion.core.games.tribunal.options import TribunalOptions
+from companion.core.games.tribunal.pool import (
+    COLOURS,
+    GUILTY,
+    VERDICTS,
+    check_verdict,
+    draw_cube,
+    judged,
+    matches,
+)
+from companion.core.games.tribunal.view import build_view
+
+PLAYER = 0
+ACTION_TYPES = (
+    "shuffle",
+    "hear",
+    "name_card",
+    "verdict",
+    "draw",
+    "sentence",
+    "effect",
+    "undo",
+    "end_sentence",
+)
+TURN_OVER = "turn the Accused Card over and carry out the effects ... in order"
+
+
+class TribunalState(GameState):
+    """A game of The Gods Will Have Blood; see the module docstring for the phases."""
+
+    def __init__(self, options: TribunalOptions) -> None:
+        self.options = options
+        vine = options.vine
+        self.board = Board(legitimacy=vine.index("L"), reputation=vine.index("R"))
+        self.phase = "shuffle"
+        self.cases: list[str] = []
+        self.sentenced: list[str] = []
+        self.verdict: str | None = None
+        self.judgment: str | None = None
+        self.sentence: str | None = None
+        self.done: list[tuple[str, int]] = []
+        self.undo_stack: list[tuple[Board, list[tuple[str, int]]]] = []
+        self.hearings = 0
+        self.result: dict[str, Any] | None = None
+        self.log: list[Event] = []
+
+    # -- the interface -------------------------------------------------------------------------
+
+    @property
+    def num_seats(self) -> int:
+        """One: the solo player."""
+        return 1
+
+    @property
+    def cards(self) -> dict[str, Card]:
+        """Every Accused card by name."""
+        return self.options.cards
+
+    def to_move(self) -> int | object | None:
+        """CHANCE while shuffling and drawing, the player otherwise, None once over."""
+        if self.phase == "over":
+            return None
+        return CHANCE if self.phase in ("shuffle", "draw") else PLAYER
+
+    def legal_actions(self) -> list[Action]:
+        """The player's buttons now (empty at chance nodes and at the end)."""
+        phase = self.phase
+        if phase == "hear":
+            return [{"type": "hear"}]
+        if phase == "verdict":
+            actions = [{"type": "verdict", "verdict": v} for v in VERDICTS]
+            if self.options.stored_deck:
+                actions += [
+                    {"type": "name_card", "case": i, "card": name}
+                    for i in range(len(self.cases))
+                    for name in self.unseen_cards()
+                ]
+            return actions
+        if phase == "choose":
+            return [{"type": "sentence", "card": c} for c in self.cases if c not in self.sentenced]
+        if phase == "sentence":
+            actions: list[Action] = []
+            printed = self.printed()
+            if self.board.doom is None:
+                if printed is None:
+                    actions += [
+                        {"type": "effect", "effect": e, "n": n}
+                        for e in EFFECTS
+                        for n in button_amounts(e)
+                    ]
+                elif len(self.done) < len(printed):
+                    effect, n = printed[len(self.done)]
+                    actions.append({"type": "effect", "effect": effect, "n": n})
+            if self.board.doom is not None or printed is None or len(self.done) == len(printed):
+                actions.append({"type": "end_sentence"})
+            if self.undo_stack:
+                actions.append({"type": "undo"})
+            return actions
+        return []
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """The shuffle at setup, or one cube drawn from the Judgment Pool (see :mod:`.pool`)."""
+        if self.phase == "shuffle":
+            reds = sorted(n for n, c in self.cards.items() if c.colour == "red")
+            blues = sorted(n for n, c in self.cards.items() if c.colour == "blue")
+            rng.shuffle(reds)
+            deck = reds[SET_ASIDE:] + blues
+            rng.shuffle(deck)
+            return {"type": "shuffle", "set_aside": sorted(reds[:SET_ASIDE]), "deck": deck}
+        if self.phase == "draw":
+            return {"type": "draw", "cube": draw_cube(self.board.pool, rng)}
+        raise IllegalAction("no chance event is due", rule="chance acts only to shuffle or draw")
+
+    def is_over(self) -> bool:
+        """True once won or lost."""
+        return self.phase == "over"
+
+    def outcome(self) -> dict[str, Any]:
+        """``{"won", "reason", "winners", ...}`` once over (``{}`` before)."""
+        return dict(self.result or {})
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """The same for every viewer: the deck order and the face-down cards are never shown."""
+        return build_view(self)
+
+    def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
+        """Other shuffles nobody could tell apart from ``action`` until the next hearing."""
+        if self.phase != "shuffle" or action.get("type") != "shuffle":
+            return []
+        deck, aside = list(action.get("deck", [])), list(action.get("set_aside", []))
+        if not deck or not aside:
+            return []
+        alternatives = [{"type": "shuffle", "set_aside": aside, "deck": deck[::-1]}]
+        alternatives.append({"type": "shuffle", "set_aside": aside, "deck": deck[1:] + deck[:1]})
+        red = next((i for i, name in enumerate(deck) if self.cards[name].colour == "red"), None)
+        if red is not None:
+            swapped_deck, swapped_aside = list(deck), list(aside)
+            swapped_deck[red], swapped_aside[0] = aside[0], deck[red]
+            alternatives.append(
+                {"type": "shuffle", "set_aside": sorted(swapped_aside), "deck": swapped_deck}
+            )
+        return [a for a in alternatives if a != action]
+
+    def reveals_hidden(self, action: Action) -> bool:
+        """Hearing a case turns up the top card(s) of the secret deck."""
+        return action.get("type") == "hear" and self.phase == "hear"
+
+    # -- what the page needs -------------------------------------------------------------------
+
+    def unseen_cards(self) -> list[str]:
+        """Cards whose place nobody knows (deck or face-down set aside), by name."""
+        hidden = [card for stack in self.board.stacks for card in stack]
+        return sorted(hidden + self.board.set_aside_hidden)
+
+    def printed(self) -> tuple[tuple[str, int], ...] | None:
+        """The stored effects of the sentence being carried out (None: tapped by hand)."""
+        if self.sentence is None or not self.options.stored_deck or self.judgment is None:
+            return None
+        return self.cards[self.sentence].effects(self.judgment)
+
+    # -- applying actions ----------------------------------------------------------------------
+
+    def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
+        """Apply one action (validated first: a refused action leaves the state unchanged).
+
+        Nothing in this game is sensed, so :attr:`Mode.RECORDING` enforces the rules too.
+        """
+        if not isinstance(action, Mapping):
+            raise MalformedInput("an action is an object with a type", field="action")
+        kind = action.get("type")
+        if kind not in ACTION_TYPES:
+            raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
+        expected = {
+            "shuffle": ("shuffle",),
+            "hear": ("hear",),
+            "name_card": ("verdict",),
+            "verdict": ("verdict",),
+            "draw": ("draw",),
+            "sentence": ("choose",),
+            "effect": ("sentence",),
+            "undo": ("sentence",),
+            "end_sentence": ("sentence",),
+        }[kind]
+        if self.phase not in expected:
+            raise IllegalAction(
+                f"{kind} is not possible now (the game is at {self.phase})",
+                rule=f"the order of play: {self.phase} comes first",
+            )
+        events: list[Event] = getattr(self, f"_{kind}")(action)
+        self.log.extend(events)
+        return events
+
+    def _shuffle(self, action: Action) -> list[Event]:
+        aside, deck = action.get("set_aside"), action.get("deck")
+        if not isinstance(aside, list) or not isinstance(deck, list):
+            raise MalformedInput("a shuffle has lists set_aside and deck", field="action")
+        reds = {n for n, c in self.cards.items() if c.colour == "red"}
+        if (
+            len(aside) != SET_ASIDE
+            or not set(aside) <= reds
+            or sorted(aside + deck) != sorted(self.cards)
+        ):
+            raise IllegalAction(
+                "the shuffle must set aside 12 red cards and deal every other card once",
+                rule="Randomly set aside 12 and shuffle the remaining 21 red cards with the 3 blue",
+            )
+        self.board.set_aside_hidden = list(aside)
+        self.board.stacks = [list(deck)]
+        self.phase = "hear"
+        return [{"event": "shuffled", "deck": len(deck), "set_aside": len(aside)}]
+
+    def _hear(self, action: Action) -> list[Event]:
+        # "Each turn, read the description provided on the top Accused Card"; two at a time once
+        # the Momentum Box has emptied, one from each stack.
+        stacks = self.board.stacks if self.board.two_cases else self.board.stacks[:1]
+        self.cases = [stack.pop(0) for stack in stacks if stack]
+        self.sentenced, self.verdict, self.judgment, self.sentence = [], None, None, None
+        self.hearings += 1
+        self.phase = "verdict"
+        return [{"event": "heard", "hearing": self.hearings, "cases": list(self.cases)}]
+
+    def _name_card(self, action: Action) -> list[Event]:
+        case, name = action.get("case"), action.get("card")
+        if not self.options.stored_deck:
+            raise IllegalAction(
+                "cards are anonymous",
+                rule="a card is picked by name only "
+                "when the table has stored its deck (option deck)",
+            )
+        if isinstance(case, bool) or not isinstance(case, int) or not 0 <= case < len(self.cases):
+            raise MalformedInput(f"no case {case!r} is being heard", field="action.case")
+        if name not in self.unseen_cards():
+            raise IllegalAction(
+                f"{name!r} is not a card whose place is unknown",
+                rule="the card turned up comes from the Accused Deck",
+            )
+        was = self.cases[case]
+        board = self.board
+        for pile in [*board.stacks, board.set_aside_hidden]:
+            if name in pile:
+                pile[pile.index(name)] = was
+        self.cases[case] = name
+        return [{"event": "named", "case": case, "card": name, "was": was}]
+
+    def _verdict(self, action: Action) -> list[Event]:
+        self.verdict = check_verdict(action.get("verdict"), "action.verdict")
+        events: list[Event] = [{"event": "verdict", "verdict": self.verdict}]
+        if self.board.pool.total == 0:
+            return events + self._judge()
+        self.phase = "draw"
+        return events
+
+    def _draw(self, action: Action) -> list[Event]:
+        cube = action.get("cube")
+        if cube not in COLOURS:
+            raise MalformedInput(f"a cube is red, white or blue, not {cube!r}", "action.cube")
+        if self.board.pool.count(cube) == 0:
+            raise IllegalAction(
+                f"no {cube} cube is in the Judgment Pool",
+                rule="draw two cubes (one at a time) from the judgment pool",
+            )
+        board = self.board
+        if cube == "blue":
+            board.blue = "drawn"
+        else:
+            setattr(board, cube, getattr(board, cube) - 1)
+        board.drawn.append(cube)
+        events: list[Event] = [{"event": "drawn", "cube": cube, "draw": len(board.drawn)}]
+        stop = self.options.second_draw == "stop" and matches(cube, self.verdict or GUILTY)
+        if len(board.drawn) == 2 or stop or board.pool.total == 0:
+            events += self._judge()
+        return events
+
+    def _judge(self) -> list[Event]:
+        assert self.verdict is not None
+        self.judgment = judged(self.verdict, self.board.drawn)
+        events: list[Event] = [
+            {"event": "judgment", "verdict": self.judgment, "passed": self.judgment == self.verdict}
+        ]
+        if len(self.cases) > 1:
+            self.phase = "choose"
+            return events
+        return events + self._start_sentence(self.cases[0])
+
+    def _sentence(self, action: Action) -> list[Event]:
+        card = action.get("card")
+        if card not in self.cases or card in self.sentenced:
+            raise IllegalAction(
+                f"{card!r} awaits no sentence",
+                rule="Carry out the sentences for "
+                "each card one at a time in full. You may do so in any order.",
+            )
+        return self._start_sentence(card)
+
+    def _start_sentence(self, card: str) -> list[Event]:
+        self.sentence = card
+        self.done, self.undo_stack = [], []
+        self.phase = "sentence"
+        return [{"event": "sentence", "card": card, "verdict": self.judgment}]
+
+    def _effect(self, action: Action) -> list[Event]:
+        printed = self.printed()
+        effect = parse_effect(
+            {k: action.get(k) for k in ("effect", "n") if k in action},
+            "action",
+            largest=BUTTON_MAX if printed is None else DATA_MAX,
+        )
+        if self.board.doom is not None:
+            raise IllegalAction("the game is lost", rule=f"you will lose ({self.board.doom})")
+        if printed is not None and (
+            len(self.done) >= len(printed) or printed[len(self.done)] != effect
+        ):
+            raise IllegalAction("that is not the next effect printed on the card", rule=TURN_OVER)
+        self.undo_stack.append((copy.deepcopy(self.board), list(self.done)))
+        self.done.append(effect)
+        events = playmat.carry_out(self.board, self.options.vine, *effect)
+        return [{"event": "effect", "effect": effect[0], "n": effect[1]}, *events]
+
+    def _undo(self, action: Action) -> list[Event]:
+        # A mis-tap is undone by restoring the board; the cubes already drawn stay drawn.
+        if not self.undo_stack:
+            raise IllegalAction("no effect to undo", rule="undo reverts the last effect tapped")
+        undone = self.done[-1]
+        self.board, self.done = self.undo_stack.pop()
+        return [{"event": "undo", "effect": undone[0], "n": undone[1]}]
+
+    def _end_sentence(self, action: Action) -> list[Event]:
+        board = self.board
+        printed = self.printed()
+        if board.doom is not None:
+            self.phase = "over"
+            self.result = self._result(False, board.doom)
+            return [{"event": "game_over", **self.result}]
+        if printed is not None and len(self.done) < len(printed):
+            raise IllegalAction("effects are left on the card", rule=TURN_OVER)
+        assert self.sentence is not None and self.judgment is not None
+        # Guilty: "place the Accused Card among the discarded"; Not Guilty: "place the Accused
+        # Card among the 12 set aside during setup".
+        pile = board.discarded if self.judgment == GUILTY else board.set_aside_known
+        pile.append(self.sentence)
+        self.sentenced.append(self.sentence)
+        events: list[Event] = [{"event": "sentence_done", "card": self.sentence}]
+        left = [c for c in self.cases if c not in self.sentenced]
+        if len(left) > 1:
+            self.phase = "choose"
+            return events
+        if left:
+            return events + self._start_sentence(left[0])
+        events.append(
+            playmat.return_cubes(board, self.options.vine, self.judgment, self.options.missing_reds)
+        )
+        self.sentence, self.undo_stack = None, []
+        if board.deck_size == 0:
+            # "To win, you must have maximum Reputation (marked with a * on the vine) and no
+            # remaining Accused Cards."
+            on_star = self.options.vine.label(board.reputation) == "*"
+            reason = "Reputation on * and no Accused left" if on_star else "Reputation not on *"
+            self.phase = "over"
+            self.result = self._result(on_star, reason)
+            events.append({"event": "game_over", **self.result})
+        else:
+            self.phase = "hear"
+        return events
+
+    def _result(self, won: bool, reason: str) -> dict[str, Any]:
+        vine = self.options.vine
+        return {
+            "won": won,
+            "reason": reason,
+            "winners": [PLAYER] if won else [],
+            "reputation": vine.label(self.board.reputation) or self.board.reputation,
+            "legitimacy": vine.label(self.board.legitimacy) or self.board.legitimacy,
+            "hearings": self.hearings,
+        }
