@@ -1,0 +1,498 @@
+"""Russian Goblette: Raise Your Goblets for 2 and 3 players, as its own game state.
+
+Rulebook, Desserts: "With less than 4 players, the rules are mostly the same as normal, with the
+following changes: Play without Character cards and Goblet rings. Place all 6 Goblets in a row, in
+the middle of the table, at Arm's Length from all players. Players take turns performing 1 single
+action. All actions work like in a normal game, except for ROTATE (you can't Rotate in a 2-3
+player game) and SWAP (when you Swap, you can swap the position of any two Goblets: no player has
+"Their Goblet"). After the Toast, the player to the left of the Toast Caller "drinks" any one of
+the Goblets and reveals its contents [...] until there is only one survivor (who wins the round),
+or until all of the Goblets have been chosen. [...] Every time you win a Course, you gain 1 VP.
+The first player to obtain 3 VPs is the winner. If there's a tie, all tied players share the
+victory."
+
+The 4-6 player engine dispatches here: :func:`new_russian_state` builds the initial state.
+
+Options (all optional; unknown keys are MalformedInput naming ``options.<key>``):
+
+* ``variant``: ``"russian_goblette"`` (the only value accepted here).
+* ``players``: 2 or 3 (default 2). Seats are 0-based, clockwise.
+* ``host``: the first Course's Host (default 0); turns start at the Host's left. Later Courses:
+  "The player who most recently called a toast [...] is the Host", i.e. the last Toast Caller.
+* ``peek``: ``"any"`` (default: Peek looks into any one goblet of the row) or ``"none"`` (Peek is
+  not allowed). "Look into Your Goblet" has no meaning when "no player has Their Goblet".
+* ``vp_to_win``: VP that win the game (default 3, the rulebook's); 1 to 10.
+* ``token_rules``: special-token powers (:meth:`TokenRules.from_json`), used by the reveal.
+
+Each Course: every screen gets 3 Wine, 2 Poison, 2 Antidote from the pool; the CHANCE action
+``{"type": "initial_pour", "goblets": [6 token kinds, by position]}`` pours 1 Antidote, 2 Poison
+and 3 Wine; then turns of one action each from the Host's left:
+``{"type": "pour", "seat": s, "token": kind, "goblet": p}``, ``{"type": "peek", "seat": s,
+"goblet": p}``, ``{"type": "swap", "seat": s, "goblets": [p, q]}``, ``{"type": "toast", "seat":
+s}``, ``{"type": "pass", "seat": s}`` (``{"type": "rotate", ...}`` is always refused when
+enforcing). After the Toast each seat takes one final action (pour, peek, swap or pass) from the
+caller's left, the caller last; then ``{"type": "drink", "seat": s, "goblet": p}`` in turn from the
+caller's left, skipping eliminated seats. Goblet positions are 0-5 along the row.
+
+Modes (DESIGN.md principle 6): :attr:`Mode.ENFORCING` refuses a rule break with IllegalAction
+whose ``rule`` quotes the rulebook, state unchanged. :attr:`Mode.RECORDING` applies what the
+sensors saw, with a ``rule_warning`` event, when the state can represent it (out of turn, Toast
+with Wine left, Rotate, Peek where the table plays without it, a token poured from outside the
+screen, an initial pour of other tokens); what cannot be explained (an action of another phase, a
+goblet drunk twice, tokens the pool does not have) raises AmbiguousObservation.
+
+Decisions are in docs/rules-notes.md, "Russian Goblette".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from itertools import permutations
+from typing import Any
+
+from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
+from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, _Chance
+from companion.core.games.goblets import russian_rules as rules
+from companion.core.games.goblets.russian_rules import RussianOptions, parse_options
+from companion.core.games.goblets.scoring import reveal
+from companion.core.games.goblets.tokens import COURSE_SUPPLY, POOL, Token
+
+GOBLETS = 6
+"""Russian Goblette always plays with "all 6 Goblets in a row"."""
+
+INITIAL_POUR = {Token.ANTIDOTE: 1, Token.POISON: 2, Token.WINE: GOBLETS - 3}
+""""Take 1 Antidote and 2 Poison tokens, plus enough Wine tokens so that the total number of
+tokens is equal to the number of Goblets"."""
+
+KINDS = [token.value for token in Token]
+PLAYER_ACTIONS = ("pour", "peek", "swap", "rotate", "toast", "pass", "drink")
+
+
+def new_russian_state(options: Mapping[str, Any]) -> RussianState:
+    """The initial state of a Russian Goblette game (bad options raise MalformedInput)."""
+    return RussianState(parse_options(options))
+
+
+def _empty() -> dict[str, int]:
+    return dict.fromkeys(KINDS, 0)
+
+
+def _add(into: dict[str, int], tokens: Mapping[str, int]) -> None:
+    for kind, count in tokens.items():
+        into[kind] += count
+
+
+def _nonzero(tokens: Mapping[str, int]) -> dict[str, int]:
+    return {kind: count for kind, count in tokens.items() if count}
+
+
+class RussianState(GameState):
+    """A Russian Goblette game in progress (see the module docstring for actions and options)."""
+
+    def __init__(self, options: RussianOptions) -> None:
+        self.options = options
+        self.vp = [0] * options.players
+        self.course = 0
+        self.host = options.host
+        self.results: list[dict[str, Any]] = []
+        self.winners: list[int] = []
+        self.pool = {kind: POOL.get(Token(kind), 0) for kind in KINDS}
+        self._start_course()
+
+    # -- Course bookkeeping ---------------------------------------------------------------------
+
+    def _start_course(self) -> None:
+        """Appetizers: screens filled from the pool, the row emptied, the initial pour due."""
+        n = self.options.players
+        self.course += 1
+        self.phase = "initial_pour"
+        self.current: int | None = None
+        self.toast_caller: int | None = None
+        self.final_order: list[int] = []
+        self.screens = [_empty() for _ in range(n)]
+        for screen in self.screens:
+            # "Each player takes 3 Wine, 2 Poison, and 2 Antidote tokens from the pool"
+            for token, count in COURSE_SUPPLY.items():
+                screen[token.value] += count
+                self.pool[token.value] -= count
+        self.goblets = [_empty() for _ in range(GOBLETS)]
+        self.drunk: dict[int, dict[str, Any]] = {}
+        self.kept = [_empty() for _ in range(n)]
+        self.eliminated: list[int] = []
+        self.peeks: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        self.log: list[dict[str, Any]] = []
+
+    def _end_course(self) -> list[Event]:
+        """Course winners get 1 VP; tokens go back to the pool; the game ends or goes on."""
+        survivors = [s for s in range(self.options.players) if s not in self.eliminated]
+        # "In case of 2 or more surviving players, the surviving player with the most Wine tokens
+        # in front of them is the winner of the Course. If there's a tie, all tied players win."
+        most = max(self.kept[s][Token.WINE.value] for s in survivors)
+        course_winners = [s for s in survivors if self.kept[s][Token.WINE.value] == most]
+        for seat in course_winners:
+            self.vp[seat] += 1  # "Every time you win a Course, you gain 1 VP."
+        result = {
+            "course": self.course,
+            "toast_caller": self.toast_caller,
+            "survivors": survivors,
+            "wine": [self.kept[s][Token.WINE.value] for s in range(self.options.players)],
+            "winners": course_winners,
+        }
+        self.results.append(result)
+        events: list[Event] = [{"type": "course_over", **result, "vp": list(self.vp)}]
+        # "All players must discard any tokens they still have behind their screens."
+        for holder in [*self.screens, *self.goblets, *self.kept]:
+            _add(self.pool, holder)
+        self.host = self.toast_caller if self.toast_caller is not None else self.host
+        # "The first player to obtain 3 VPs is the winner. If there's a tie, all tied players share
+        # the victory." Every Course has at least one winner, so the game lasts at most
+        # players * (vp_to_win - 1) + 1 Courses.
+        reached = [s for s in range(self.options.players) if self.vp[s] >= self.options.vp_to_win]
+        if reached:
+            self.winners = reached
+            self.phase = "over"
+            self.current = None
+            self.screens = [_empty() for _ in self.screens]
+            self.goblets = [_empty() for _ in self.goblets]
+            self.kept = [_empty() for _ in self.kept]
+            events.append({"type": "game_over", "winners": list(reached), "vp": list(self.vp)})
+        else:
+            self._start_course()
+            events.append({"type": "course_started", "course": self.course, "host": self.host})
+        return events
+
+    # -- the game interface ---------------------------------------------------------------------
+
+    @property
+    def num_seats(self) -> int:
+        """2 or 3."""
+        return self.options.players
+
+    def _left_of(self, seat: int) -> int:
+        return (seat + 1) % self.options.players
+
+    def to_move(self) -> int | _Chance | None:
+        """CHANCE for a Course's initial pour, the seat to act, or None once over."""
+        if self.phase == "over":
+            return None
+        if self.phase == "initial_pour":
+            return CHANCE
+        return self.current
+
+    def is_over(self) -> bool:
+        """True once a player has reached the VP that win."""
+        return self.phase == "over"
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to move."""
+        seat = self.to_move()
+        if seat is None or seat is CHANCE:
+            return []
+        assert isinstance(seat, int)
+        if self.phase == "drinking":
+            return [
+                {"type": "drink", "seat": seat, "goblet": p}
+                for p in range(GOBLETS)
+                if p not in self.drunk
+            ]
+        actions: list[Action] = []
+        if self.phase == "turns" and not self.screens[seat][Token.WINE.value]:
+            actions.append({"type": "toast", "seat": seat})
+        for kind in KINDS:
+            if self.screens[seat][kind]:
+                actions.extend(
+                    {"type": "pour", "seat": seat, "token": kind, "goblet": p}
+                    for p in range(GOBLETS)
+                )
+        if self.options.peek == "any":
+            actions.extend({"type": "peek", "seat": seat, "goblet": p} for p in range(GOBLETS))
+        actions.extend(
+            {"type": "swap", "seat": seat, "goblets": [p, q]}
+            for p in range(GOBLETS)
+            for q in range(p + 1, GOBLETS)
+        )
+        actions.append({"type": "pass", "seat": seat})
+        return actions
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """The Course's initial pour: the six tokens shuffled into the row with ``rng``."""
+        if self.phase != "initial_pour":
+            raise IllegalAction("no chance outcome is due", rule=rules.RULE_INITIAL_POUR)
+        tokens = [token.value for token, count in INITIAL_POUR.items() for _ in range(count)]
+        rng.shuffle(tokens)
+        return {"type": "initial_pour", "goblets": tokens}
+
+    def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
+        """Apply one action; refused or recorded with a warning per ``mode`` (module docstring)."""
+        if not isinstance(action, Mapping):
+            raise MalformedInput("an action must be an object", field="action")
+        kind = action.get("type")
+        if kind == "initial_pour":
+            return self._apply_initial_pour(action, mode)
+        if kind not in PLAYER_ACTIONS:
+            raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
+        seat = rules.check_seat(action, self.options.players)
+        parsed = rules.check_fields(action, GOBLETS)
+        warnings: list[Event] = []
+        warn = _Warner(mode, warnings)
+        if self.phase in ("initial_pour", "over"):
+            rule = rules.RULE_INITIAL_POUR if self.phase == "initial_pour" else rules.RULE_END
+            warn.impossible(f"no player acts now ({self.phase})", rule)
+        if kind == "drink":
+            events = self._drink(seat, parsed["goblet"], warn)
+        else:
+            events = self._turn_action(str(kind), seat, parsed, warn)
+        return events[:1] + warnings + events[1:]
+
+    # -- the initial pour -----------------------------------------------------------------------
+
+    def _apply_initial_pour(self, action: Action, mode: Mode) -> list[Event]:
+        tokens = rules.check_initial_pour(action, GOBLETS)
+        warnings: list[Event] = []
+        warn = _Warner(mode, warnings)
+        if self.phase != "initial_pour":
+            warn.impossible("the goblets were already poured this Course", rules.RULE_INITIAL_POUR)
+        need = _empty()
+        for token in tokens:
+            need[token] += 1
+        if need != {**_empty(), **{t.value: c for t, c in INITIAL_POUR.items()}}:
+            warn.rule_break(
+                "the initial pour is not 1 Antidote, 2 Poison, 3 Wine", rules.RULE_INITIAL_POUR
+            )
+        if any(self.pool[kind] < count for kind, count in need.items()):
+            raise AmbiguousObservation("the pool does not hold the tokens of the sensed pour")
+        for position, token in enumerate(tokens):
+            self.goblets[position][token] += 1
+            self.pool[token] -= 1
+        self.phase = "turns"
+        # "Starting with the player to the Host's left, each player in turn may perform..."
+        self.current = self._left_of(self.host)
+        self.log.append({"type": "initial_pour"})
+        return [{"type": "initial_poured", "course": self.course}, *warnings]
+
+    # -- turns and the Toast phase's final actions ----------------------------------------------
+
+    def _turn_action(
+        self, kind: str, seat: int, parsed: dict[str, Any], warn: _Warner
+    ) -> list[Event]:
+        if self.phase == "drinking":
+            warn.impossible("after the Toast the players only drink", rules.RULE_DRINK)
+        expected = self.current
+        if self.phase == "toast":
+            if kind == "toast":
+                warn.impossible("the Toast has already been called", rules.RULE_FINAL)
+            if seat != expected:
+                warn.rule_break(f"seat {seat} acted before seat {expected}", rules.RULE_FINAL)
+        elif seat != expected:
+            warn.rule_break(f"it is seat {expected}'s turn", rules.RULE_ONE_ACTION)
+        if kind == "rotate":
+            warn.rule_break("Rotate is not an action of Russian Goblette", rules.RULE_NO_ROTATE)
+        if kind == "toast" and self.screens[seat][Token.WINE.value]:
+            warn.rule_break(f"seat {seat} still has Wine behind the screen", rules.RULE_TOAST)
+        if kind == "peek" and self.options.peek == "none":
+            warn.rule_break("this table plays without Peek", rules.RULE_PEEK_NONE)
+        if kind == "swap" and parsed["goblets"][0] == parsed["goblets"][1]:
+            warn.impossible("a Swap exchanges two different goblets", rules.RULE_SWAP)
+        from_pool = False
+        if kind == "pour" and not self.screens[seat][parsed["token"]]:
+            warn.rule_break(f"seat {seat} has no such token behind the screen", rules.RULE_POUR)
+            from_pool = True
+            if not self.pool[parsed["token"]]:
+                raise AmbiguousObservation("a token was poured that is neither screen nor pool")
+
+        # Every check has passed: apply (nothing above changed the state).
+        event: Event = {"type": kind, "seat": seat}
+        if kind == "pour":
+            token, position = parsed["token"], parsed["goblet"]
+            (self.pool if from_pool else self.screens[seat])[token] -= 1
+            self.goblets[position][token] += 1
+            # The table sees the hand reach a goblet, never the token: the kind stays hidden.
+            event["goblet"] = position
+        elif kind == "peek":
+            position = parsed["goblet"]
+            self.peeks[seat].append(
+                {"goblet": position, "contents": _nonzero(self.goblets[position])}
+            )
+            event["goblet"] = position
+        elif kind == "swap":
+            p, q = parsed["goblets"]
+            self.goblets[p], self.goblets[q] = self.goblets[q], self.goblets[p]
+            event["goblets"] = [p, q]
+        elif kind == "rotate":
+            # A sensed Rotate of the row: every goblet one place along, the end one wraps round.
+            shift = 1 if parsed["direction"] == "clockwise" else -1
+            self.goblets = [self.goblets[(p - shift) % GOBLETS] for p in range(GOBLETS)]
+            event["direction"] = parsed["direction"]
+        self.log.append(dict(event))
+        events = [event]
+        if self.phase == "turns":
+            if kind == "toast":
+                events.extend(self._call_toast(seat))
+            else:
+                self.current = self._left_of(seat)
+        else:
+            if seat in self.final_order:
+                self.final_order.remove(seat)
+            if self.final_order:
+                self.current = self.final_order[0]
+            else:
+                events.extend(self._start_drinking())
+        return events
+
+    def _call_toast(self, caller: int) -> list[Event]:
+        """ "The Course ends immediately"; one final action each from the caller's left."""
+        self.toast_caller = caller
+        n = self.options.players
+        self.final_order = [(caller + k) % n for k in range(1, n + 1)]  # the caller is last
+        self.phase = "toast"
+        self.current = self.final_order[0]
+        return [{"type": "toast_phase", "toast_caller": caller, "order": list(self.final_order)}]
+
+    # -- drinking -------------------------------------------------------------------------------
+
+    def _start_drinking(self) -> list[Event]:
+        assert self.toast_caller is not None
+        self.phase = "drinking"
+        # "After the Toast, the player to the left of the Toast Caller "drinks" any one of the
+        # Goblets"
+        self.current = self._left_of(self.toast_caller)
+        return [{"type": "drinking", "first": self.current}]
+
+    def _next_drinker(self, after: int) -> int:
+        seat = self._left_of(after)
+        while seat in self.eliminated:
+            seat = self._left_of(seat)
+        return seat
+
+    def _drink(self, seat: int, position: int, warn: _Warner) -> list[Event]:
+        if self.phase != "drinking":
+            warn.impossible("goblets are drunk only after the Toast", rules.RULE_DRINK)
+        if position in self.drunk:
+            warn.impossible(f"goblet {position} has already been chosen", rules.RULE_NEXT_DRINK)
+        if seat in self.eliminated:
+            warn.impossible(f"seat {seat} has been eliminated", rules.RULE_ELIMINATED)
+        if seat != self.current:
+            warn.rule_break(f"it is seat {self.current}'s turn to drink", rules.RULE_NEXT_DRINK)
+        contents = self.goblets[position]
+        result = reveal(contents, self.options.token_rules)
+        record = {"seat": seat, "contents": _nonzero(contents), "poisoned": result.poisoned}
+        self.drunk[position] = record
+        if result.poisoned:
+            # "If they are poisoned, they are eliminated for the Course."
+            self.eliminated.append(seat)
+        else:
+            # "If not, they keep the contents of the Goblet in front of them."
+            _add(self.kept[seat], contents)
+            self.goblets[position] = _empty()
+        event = {"type": "drink", "goblet": position, **record}
+        self.log.append(dict(event))
+        events: list[Event] = [event]
+        survivors = self.options.players - len(self.eliminated)
+        # "...until there is only one survivor (who wins the round), or until all of the Goblets
+        # have been chosen."
+        if survivors == 1 or len(self.drunk) == GOBLETS:
+            events.extend(self._end_course())
+        else:
+            self.current = self._next_drinker(seat)
+        return events
+
+    # -- results and views ----------------------------------------------------------------------
+
+    def outcome(self) -> dict[str, Any]:
+        """Winners (sharing the victory when tied), VP per seat and every Course's result."""
+        return {"winners": list(self.winners), "vp": list(self.vp), "courses": list(self.results)}
+
+    def tokens_in_play(self) -> dict[str, int]:
+        """Every token counted once: pool + screens + goblets + kept (always the 52 of POOL)."""
+        total = dict(self.pool)
+        for holder in [*self.screens, *self.goblets, *self.kept]:
+            _add(total, holder)
+        return total
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` may see: never an unrevealed goblet; a seat its screen and its peeks."""
+        mover = self.to_move()
+        goblets = []
+        for position in range(GOBLETS):
+            drunk = self.drunk.get(position)
+            goblets.append(
+                {
+                    "position": position,
+                    "drunk_by": drunk["seat"] if drunk else None,
+                    "revealed": drunk["contents"] if drunk else None,
+                    "poisoned": drunk["poisoned"] if drunk else None,
+                }
+            )
+        data: dict[str, Any] = {
+            "variant": "russian_goblette",
+            "options": self.options.to_json(),
+            "players": self.options.players,
+            "course": self.course,
+            "host": self.host,
+            "phase": self.phase,
+            "to_move": "chance" if mover is CHANCE else mover,
+            "toast_caller": self.toast_caller,
+            "final_order": list(self.final_order),
+            "goblets": goblets,
+            "eliminated": list(self.eliminated),
+            "kept": [_nonzero(k) for k in self.kept],
+            "pool": dict(self.pool),
+            "log": [dict(entry) for entry in self.log],
+            "vp": list(self.vp),
+            "results": list(self.results),
+            "winners": list(self.winners),
+        }
+        if viewer.is_seat and viewer.index is not None and 0 <= viewer.index < self.num_seats:
+            data["seat"] = viewer.index
+            data["screen"] = dict(self.screens[viewer.index])
+            data["peeks"] = [dict(p) for p in self.peeks[viewer.index]]
+        return data
+
+    def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
+        """Pours nobody but the pourer can tell apart, and every other initial pour."""
+        if not isinstance(action, Mapping):
+            return []
+        if action.get("type") == "initial_pour":
+            tokens = action.get("goblets")
+            if not isinstance(tokens, list):
+                return []
+            return [
+                {"type": "initial_pour", "goblets": list(other)}
+                for other in sorted(set(permutations(tokens)))
+                if list(other) != tokens
+            ]
+        seat = action.get("seat")
+        if action.get("type") == "pour" and isinstance(seat, int) and 0 <= seat < self.num_seats:
+            if viewer.is_seat and viewer.index == seat:
+                return []
+            return [
+                {**action, "token": kind}
+                for kind in KINDS
+                if kind != action.get("token") and self.screens[seat][kind]
+            ]
+        return []
+
+    def reveals_hidden(self, action: Action) -> bool:
+        """A drink reveals a goblet to all; a peek shows one to the peeker (resync all)."""
+        return isinstance(action, Mapping) and action.get("type") in ("drink", "peek")
+
+
+class _Warner:
+    """Turns a rule break into IllegalAction (enforcing) or a warning event (recording)."""
+
+    def __init__(self, mode: Mode, warnings: list[Event]) -> None:
+        self.mode = mode
+        self.warnings = warnings
+
+    def rule_break(self, message: str, rule: str) -> None:
+        """A break the state can represent: refused when enforcing, else recorded with a warning."""
+        if self.mode is Mode.ENFORCING:
+            raise IllegalAction(message, rule=rule)
+        self.warnings.append({"type": "rule_warning", "message": message, "rule": rule})
+
+    def impossible(self, message: str, rule: str) -> None:
+        """A break the state cannot represent: refused when enforcing, ambiguous when sensed."""
+        if self.mode is Mode.ENFORCING:
+            raise IllegalAction(message, rule=rule)
+        raise AmbiguousObservation(f"{message} (rule: {rule})")

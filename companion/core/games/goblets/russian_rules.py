@@ -1,0 +1,154 @@
+"""Russian Goblette's options, the rulebook sentences its refusals quote, and action field checks.
+
+Kept apart from :mod:`companion.core.games.goblets.russian` (the state machine) so that the state
+reads as the rules' flow. Everything here is pure validation: bad input raises MalformedInput
+naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tokens import DEFAULT_TOKEN_RULES, Token, TokenRules
+
+RULE_ONE_ACTION = "Players take turns performing 1 single action."
+RULE_NO_ROTATE = (
+    "All actions work like in a normal game, except for ROTATE (you can't Rotate in a 2-3 "
+    "player game)"
+)
+RULE_SWAP = (
+    'SWAP (when you Swap, you can swap the position of any two Goblets: no player has "Their '
+    'Goblet").'
+)
+RULE_POUR = (
+    "Secretly place one of the tokens from behind your screen into any Goblet (not just your own)."
+)
+RULE_TOAST = (
+    "You can only perform this action as your first (and only) action on your turn, and only if "
+    "you have no Wine tokens left behind your screen at the beginning of your turn."
+)
+RULE_PEEK_NONE = (
+    "Look into Your Goblet to see which tokens are in it -- in Russian Goblette no player has "
+    '"Their Goblet", and this table plays without Peek (option peek: "none").'
+)
+RULE_INITIAL_POUR = (
+    "Take 1 Antidote and 2 Poison tokens, plus enough Wine tokens so that the total number of "
+    'tokens is equal to the number of Goblets [...] Then randomly "pour" 1 token into each of the '
+    "Goblets."
+)
+RULE_FINAL = (
+    "Starting with the player to the left of the Toast Caller and proceeding clockwise, each "
+    "player may perform one last action. The Toast Caller will be the last one to perform this "
+    "final action."
+)
+RULE_DRINK = (
+    'After the Toast, the player to the left of the Toast Caller "drinks" any one of the Goblets '
+    "and reveals its contents"
+)
+RULE_NEXT_DRINK = (
+    "The next player then chooses a Goblet, and so on, until there is only one survivor (who wins "
+    "the round), or until all of the Goblets have been chosen."
+)
+RULE_ELIMINATED = "If they are poisoned, they are eliminated for the Course."
+RULE_END = "The first player to obtain 3 VPs is the winner."
+
+PEEK_CHOICES = ("any", "none")
+OPTION_KEYS = ("variant", "players", "host", "peek", "vp_to_win", "token_rules")
+VARIANT = "russian_goblette"
+
+
+@dataclass(frozen=True)
+class RussianOptions:
+    """Validated options of a Russian Goblette game (see the russian module docstring)."""
+
+    players: int = 2
+    host: int = 0
+    peek: str = "any"
+    vp_to_win: int = 3
+    token_rules: TokenRules = DEFAULT_TOKEN_RULES
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as JSON-able data, readable by :func:`parse_options`."""
+        return {
+            "variant": VARIANT,
+            "players": self.players,
+            "host": self.host,
+            "peek": self.peek,
+            "vp_to_win": self.vp_to_win,
+            "token_rules": self.token_rules.to_json(),
+        }
+
+
+def _int(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise MalformedInput(f"must be an integer from {low} to {high}, got {value!r}", field=field)
+    return value
+
+
+def parse_options(options: Mapping[str, Any]) -> RussianOptions:
+    """Validate game options; unknown keys and bad values raise MalformedInput (``options.key``)."""
+    if not isinstance(options, Mapping):
+        raise MalformedInput(f"must be an object, got {options!r}", field="options")
+    for key in options:
+        if key not in OPTION_KEYS:
+            known = ", ".join(OPTION_KEYS)
+            raise MalformedInput(f"unknown option (known: {known})", field=f"options.{key}")
+    variant = options.get("variant", VARIANT)
+    if variant != VARIANT:
+        raise MalformedInput(f"must be {VARIANT!r}, got {variant!r}", field="options.variant")
+    # "Russian Goblette (2 and 3 players)"
+    players = _int(options.get("players", 2), "options.players", 2, 3)
+    host = _int(options.get("host", 0), "options.host", 0, players - 1)
+    peek = options.get("peek", "any")
+    if peek not in PEEK_CHOICES:
+        raise MalformedInput(f"must be one of {PEEK_CHOICES}, got {peek!r}", field="options.peek")
+    vp_to_win = _int(options.get("vp_to_win", 3), "options.vp_to_win", 1, 10)
+    token_rules = TokenRules.from_json(options.get("token_rules"), "options.token_rules")
+    return RussianOptions(players, host, str(peek), vp_to_win, token_rules)
+
+
+def check_seat(action: Mapping[str, Any], players: int) -> int:
+    """The acting seat of a player action (``action.seat``), else MalformedInput."""
+    return _int(action.get("seat"), "action.seat", 0, players - 1)
+
+
+def check_fields(action: Mapping[str, Any], goblets: int) -> dict[str, Any]:
+    """The fields a player action needs for its type, validated (positions 0..goblets-1)."""
+    kind = action.get("type")
+    last = goblets - 1
+    parsed: dict[str, Any] = {}
+    if kind in ("pour", "peek", "drink"):
+        parsed["goblet"] = _int(action.get("goblet"), "action.goblet", 0, last)
+    if kind == "pour":
+        token = action.get("token")
+        if token not in [t.value for t in Token]:
+            raise MalformedInput(f"unknown token kind {token!r}", field="action.token")
+        parsed["token"] = str(token)
+    if kind == "swap":
+        pair = action.get("goblets")
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            raise MalformedInput("must list two goblet positions", field="action.goblets")
+        parsed["goblets"] = [_int(p, "action.goblets", 0, last) for p in pair]
+    if kind == "rotate":
+        direction = action.get("direction")
+        if direction not in ("clockwise", "widdershins"):
+            raise MalformedInput(
+                f"must be 'clockwise' or 'widdershins', got {direction!r}", field="action.direction"
+            )
+        parsed["direction"] = direction
+    return parsed
+
+
+def check_initial_pour(action: Mapping[str, Any], goblets: int) -> list[str]:
+    """The initial pour's token kinds by goblet position (one token per goblet)."""
+    tokens = action.get("goblets")
+    kinds = [t.value for t in Token]
+    if not isinstance(tokens, list) or len(tokens) != goblets:
+        raise MalformedInput(f"must list {goblets} token kinds", field="action.goblets")
+    for index, token in enumerate(tokens):
+        if token not in kinds:
+            raise MalformedInput(f"unknown token kind {token!r}", field=f"action.goblets[{index}]")
+    return [str(token) for token in tokens]
