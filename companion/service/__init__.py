@@ -1,0 +1,12 @@
+"""The companion's service: the current game, its journal, chance, subscribers, the virtual table.
+
+:class:`Service` (in :mod:`companion.service.table`) is the one place with I/O wiring between the
+pure core, the SQLite journal and the clients; :mod:`companion.service.hub` fans snapshots out to
+live clients; :mod:`companion.service.driver` plays the demo game when no hardware is configured.
+"""
+
+from companion.service.driver import VirtualTable
+from companion.service.hub import Closed, Hub, Subscriber
+from companion.service.table import Service, Table
+
+__all__ = ["Closed", "Hub", "Service", "Subscriber", "Table", "VirtualTable"]

@@ -1,0 +1,387 @@
+"""The service: the one place that wires game engines, the journal, chance and the viewers.
+
+It holds the current game (a registered game's state and its SQLite journal) and is the only
+writer of both. An action is applied to a clone of the state first (an illegal one changes
+nothing), then journaled, committed and synced, and only then does the new state replace the old
+and a message go out (DESIGN.md principle 5: "fsynced before anything is shown"). Chance outcomes
+are drawn here, with ``secrets.SystemRandom`` unless a test hands in a seeded ``random.Random``,
+and journaled like any action (principle 4). Every message to a client is built from
+``state.view(viewer)``: the one way out (principle 3).
+
+Undo is a journal entry ``{"type": "undo", "seq": N}``; the state is the replay of the journal
+without undone entries. A chance draw is never undone, so it is never redrawn.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.config import Config
+from companion.core import registry
+from companion.core.errors import IllegalAction, MalformedInput
+from companion.core.game import CHANCE, HOST, PUBLIC, Action, Game, GameState, Mode, Viewer
+from companion.core.journal import Entry
+from companion.service.hub import Hub, Message
+from companion.store.journal import UNDO, GameRecord, JournalStore, NotFound, live_entries
+
+log = logging.getLogger(__name__)
+
+UNDO_RULE = "Undo removes the last action; a chance draw is final and is never redrawn."
+TURN_RULE = "Each player acts only on their own turn."
+PUBLIC_RULE = "The public tablet shows the table; only a seat or the Host acts."
+EXPORT_RULE = "A game is exported only once it is over, when nothing is secret any more."
+NO_GAME_RULE = "There is no game at the table: the Host starts one."
+SEAT_TOKEN_BYTES = 16
+"""128 bits of ``secrets.token_urlsafe`` per seat link."""
+
+
+@dataclass
+class Table:
+    """The current game: its record, state, journal entries and seat links."""
+
+    record: GameRecord
+    game: Game
+    state: GameState
+    entries: list[Entry] = field(default_factory=list)
+    chance: set[int] = field(default_factory=set)
+    """Seqs of live entries that were chance outcomes (never undone)."""
+    reveal_seq: int | None = None
+    """Seq of the latest live entry that revealed what was hidden (e.g. a Toast)."""
+    tokens: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def seq(self) -> int:
+        """The last journal seq (-1 before the first entry): the SSE message id."""
+        return self.entries[-1].seq if self.entries else -1
+
+    @property
+    def live(self) -> list[Entry]:
+        """The entries that make the game (undo entries and undone ones left out)."""
+        return live_entries(self.entries)
+
+
+def _fold(game: Game, options: Mapping[str, Any], live: list[Entry]) -> tuple[GameState, set, Any]:
+    """Replay ``live`` from the initial state; returns state, chance seqs and the last reveal."""
+    state = game.new_state(options)
+    chance: set[int] = set()
+    reveal = None
+    for entry in live:
+        if state.to_move() is CHANCE:
+            chance.add(entry.seq)
+        if state.reveals_hidden(entry.action):
+            reveal = entry.seq
+        state.apply(entry.action, entry.mode)
+    return state, chance, reveal
+
+
+class Service:
+    """The running companion: one table, its journal, its subscribers."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        store: JournalStore | None = None,
+        games: Mapping[str, Game] | None = None,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.config = config
+        self.store = store if store is not None else JournalStore(config.journal_path)
+        self.games = dict(games) if games is not None else registry.load_all()
+        self.rng = rng if rng is not None else secrets.SystemRandom()
+        self.clock = clock
+        self.hub = Hub()
+        self.lock = threading.RLock()
+        self.table: Table | None = None
+        self.readers: dict[int, str] = {}
+        """Sensor health per seat: "virtual", "online", "offline" or "broken"."""
+        self.default_mode = Mode.ENFORCING if config.is_virtual else Mode.RECORDING
+
+    # -- life cycle -------------------------------------------------------------------------
+
+    def resume(self) -> Table | None:
+        """Load the latest unfinished game from the journal (replay), if any."""
+        with self.lock:
+            record = self.store.latest_unfinished()
+            if record is None or record.game not in self.games:
+                return None
+            entries = self.store.entries(record.id)
+            game = self.games[record.game]
+            state, chance, reveal = _fold(game, record.options, live_entries(entries))
+            self.table = Table(record, game, state, entries, chance, reveal)
+            self.table.tokens = self.store.seat_tokens(record.id)
+            self._ensure_tokens()
+            self._resolve_chance()
+            log.info("resumed game %s (%s) at seq %s", record.id, record.game, self.table.seq)
+            return self.table
+
+    def close(self) -> None:
+        """Close every subscriber and the journal."""
+        self.hub.close()
+        self.store.close()
+
+    # -- starting games ----------------------------------------------------------------------
+
+    def new_game(self, name: str, options: Mapping[str, Any] | None = None) -> Message:
+        """Start a new game of ``name`` (the previous unfinished one is closed as abandoned)."""
+        if not isinstance(name, str) or name not in self.games:
+            known = ", ".join(sorted(self.games)) or "none"
+            raise MalformedInput(f"unknown game {name!r} (known: {known})", field="game")
+        if options is not None and not isinstance(options, Mapping):
+            raise MalformedInput("must be an object", field="options")
+        options = dict(options or {})
+        game = self.games[name]
+        with self.lock:
+            state = game.new_state(options)  # bad options raise MalformedInput: nothing stored
+            if self.table is not None and not self.table.record.is_finished:
+                self.store.finish(self.table.record.id, t=self.clock(), outcome={"abandoned": True})
+            record = self.store.create_game(name, options, t=self.clock())
+            self.table = Table(record, game, state)
+            self._ensure_tokens()
+            self._resolve_chance()
+            self.publish()
+            return self.message(HOST)
+
+    def _ensure_tokens(self) -> None:
+        table = self.table
+        assert table is not None
+        missing = {
+            seat: secrets.token_urlsafe(SEAT_TOKEN_BYTES)
+            for seat in range(table.state.num_seats)
+            if seat not in table.tokens
+        }
+        if missing:
+            self.store.set_seat_tokens(table.record.id, missing)
+            table.tokens.update(missing)
+
+    def new_seat_token(self, seat: int) -> str:
+        """Replace ``seat``'s link (a lost phone); the old link stops working at once."""
+        table = self._require_table()
+        with self.lock:
+            if not isinstance(seat, int) or not 0 <= seat < table.state.num_seats:
+                raise MalformedInput(f"no seat {seat!r}", field="seat")
+            token = secrets.token_urlsafe(SEAT_TOKEN_BYTES)
+            self.store.set_seat_tokens(table.record.id, {seat: token})
+            table.tokens[seat] = token
+            return token
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose link carries ``token``, or None (compared in constant time)."""
+        table = self.table
+        if table is None or not isinstance(token, str) or not token:
+            return None
+        found = None
+        for seat, known in table.tokens.items():
+            if hmac.compare_digest(known.encode(), token.encode()):
+                found = seat
+        return found
+
+    def seat_tokens(self) -> dict[int, str]:
+        """Every seat's link token (for the Host's join codes only)."""
+        table = self.table
+        return dict(table.tokens) if table else {}
+
+    # -- acting ------------------------------------------------------------------------------
+
+    def _require_table(self) -> Table:
+        if self.table is None:
+            raise IllegalAction("no game in progress", rule=NO_GAME_RULE)
+        return self.table
+
+    def act(self, action: Any, *, by: Viewer, mode: Mode | None = None) -> Message:
+        """Apply ``action`` for ``by`` (a seat on its turn, or the Host); returns ``by``'s view.
+
+        Seats always play enforcing; the Host enters events by hand in ``mode`` (default: the
+        table's mode, recording when hardware senses the table).
+        """
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise MalformedInput("an action is a JSON object with a string type", field="type")
+        if action["type"] == UNDO:
+            raise MalformedInput("undo has its own request", field="type")
+        with self.lock:
+            table = self._require_table()
+            mover = table.state.to_move()
+            if by.is_seat:
+                if mover != by.index:
+                    raise IllegalAction(f"it is not seat {by.index}'s turn", rule=TURN_RULE)
+                mode = Mode.ENFORCING
+            elif by == HOST:
+                mode = mode or self.default_mode
+            else:
+                raise IllegalAction("the public view cannot act", rule=PUBLIC_RULE)
+            self._commit(dict(action), mode)
+            self._resolve_chance()
+            self.publish()
+            return self.message(by)
+
+    def _commit(self, action: Action, mode: Mode) -> None:
+        """Apply to a clone, journal (committed and synced), then swap the state in."""
+        table = self._require_table()
+        trial = table.state.clone()
+        was_chance = table.state.to_move() is CHANCE
+        reveals = table.state.reveals_hidden(action)
+        trial.apply(action, mode)
+        entry = self.store.append(table.record.id, action, t=self.clock(), mode=mode)
+        table.entries.append(entry)
+        table.state = trial
+        if was_chance:
+            table.chance.add(entry.seq)
+        if reveals:
+            table.reveal_seq = entry.seq
+        if trial.is_over():
+            outcome = trial.outcome()
+            self.store.finish(table.record.id, t=self.clock(), outcome=outcome)
+            table.record = self.store.game(table.record.id)
+
+    def _resolve_chance(self) -> None:
+        """Draw and journal every chance outcome now due (deals, random pours, cube draws)."""
+        table = self._require_table()
+        for _ in range(10_000):
+            if table.state.to_move() is not CHANCE:
+                return
+            self._commit(table.state.sample_chance(self.rng), Mode.ENFORCING)
+        raise RuntimeError("the game asks for chance forever")
+
+    def undo(self) -> Message:
+        """Undo the last action (a journaled ``undo`` entry); chance draws are final."""
+        with self.lock:
+            table = self._require_table()
+            live = table.live
+            if not live:
+                raise IllegalAction("nothing to undo", rule=UNDO_RULE)
+            last = live[-1]
+            if last.seq in table.chance:
+                raise IllegalAction("the last entry is a chance draw", rule=UNDO_RULE)
+            state, chance, reveal = _fold(table.game, table.record.options, live[:-1])
+            entry = self.store.append(
+                table.record.id, {"type": UNDO, "seq": last.seq}, t=self.clock()
+            )
+            if table.record.is_finished:
+                self.store.reopen(table.record.id)
+                table.record = self.store.game(table.record.id)
+            table.entries.append(entry)
+            table.state, table.chance, table.reveal_seq = state, chance, reveal
+            self.publish()
+            return self.message(HOST)
+
+    # -- sensors -----------------------------------------------------------------------------
+
+    def set_reader(self, seat: int, status: str) -> None:
+        """Record a seat reader's health ("online", "offline", "virtual", "broken")."""
+        if status not in ("online", "offline", "virtual", "broken"):
+            raise MalformedInput(f"unknown reader status {status!r}", field="status")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise MalformedInput(f"no seat {seat!r}", field="seat")
+        with self.lock:
+            if self.readers.get(seat) == "broken" and status in ("online", "offline"):
+                return  # marked broken by the Host: stays broken until the Host says otherwise
+            self.readers[seat] = status
+            self.publish()
+
+    # -- views -------------------------------------------------------------------------------
+
+    def message(self, viewer: Viewer) -> Message:
+        """Everything ``viewer`` may see now, built through ``state.view(viewer)`` only."""
+        with self.lock:
+            table = self.table
+            data: Message = {
+                "viewer": {"kind": viewer.kind, "index": viewer.index},
+                "virtual": self.config.is_virtual,
+                "readers": {str(k): v for k, v in sorted(self.readers.items())},
+            }
+            if table is None:
+                data.update({"seq": -1, "game": None, "game_id": None})
+                return data
+            state = table.state
+            mover = state.to_move()
+            data.update(
+                {
+                    "seq": table.seq,
+                    "game": table.record.game,
+                    "game_id": table.record.id,
+                    "seats": state.num_seats,
+                    "over": state.is_over(),
+                    "to_move": "chance" if mover is CHANCE else mover,
+                    "view": state.view(viewer),
+                }
+            )
+            if state.is_over():
+                data["outcome"] = state.outcome()
+            if viewer.is_seat and mover == viewer.index:
+                data["legal"] = state.legal_actions()
+            if viewer == HOST:
+                live = table.live
+                data["can_undo"] = bool(live) and live[-1].seq not in table.chance
+                data["mode"] = self.default_mode.value
+            data["revealed_through"] = table.reveal_seq
+            return data
+
+    def publish(self) -> None:
+        """Send every subscriber a fresh snapshot of its viewer's view."""
+        with self.lock:
+            self.hub.publish(self.message)
+
+    def viewer_for(self, kind: str, token: str | None = None) -> Viewer:
+        """The viewer named by a request: public, host or the seat holding ``token``."""
+        if kind == "public":
+            return PUBLIC
+        if kind == "host":
+            return HOST
+        if kind == "seat":
+            seat = self.seat_of(token)
+            if seat is None:
+                raise MalformedInput("unknown seat link", field="token")
+            return Viewer.seat(seat)
+        raise MalformedInput(f"unknown viewer {kind!r}", field="viewer")
+
+    # -- history -----------------------------------------------------------------------------
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every game at this table, newest first (records only: no journal)."""
+        return [record.to_json() for record in self.store.games()]
+
+    def export(self, game_id: int) -> dict[str, Any]:
+        """A finished game's journal as JSON; an unfinished one is refused (it has secrets)."""
+        record = self.store.game(game_id)
+        if not record.is_finished:
+            raise IllegalAction(f"game {game_id} is not over", rule=EXPORT_RULE)
+        return self.store.export(game_id)
+
+    def timeline(self, game_id: int) -> dict[str, Any]:
+        """Replay frames of everything up to the latest reveal (all of a finished game).
+
+        Each frame is an action as it was journaled and the public view after it: what nobody
+        could see during play, shown once the Toast has revealed it.
+        """
+        record = self.store.game(game_id)
+        if record.game not in self.games:
+            raise NotFound(f"game {record.game!r} is not installed")
+        game = self.games[record.game]
+        live = live_entries(self.store.entries(game_id))
+        state = game.new_state(record.options)
+        frames: list[dict[str, Any]] = []
+        through = None
+        for index, entry in enumerate(live):
+            if state.reveals_hidden(entry.action):
+                through = index
+            state.apply(entry.action, entry.mode)
+            frames.append({"seq": entry.seq, "t": entry.t, "action": entry.action})
+            frames[-1]["view"] = state.view(PUBLIC)
+        if record.is_finished:
+            through = len(live) - 1
+        shown = frames[: through + 1] if through is not None else []
+        return {
+            "game_id": game_id,
+            "game": record.game,
+            "finished": record.is_finished,
+            "frames": shown,
+        }
