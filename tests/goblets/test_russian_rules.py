@@ -119,7 +119,7 @@ def test_sensed_rotate_is_recorded_with_a_warning():
     events = act(
         state, {"type": "rotate", "seat": 0, "direction": "clockwise"}, mode=Mode.RECORDING
     )
-    assert events[1]["type"] == "rule_warning" and events[1]["rule"] == rules.RULE_NO_ROTATE
+    assert events[1]["event"] == "rule_warning" and events[1]["rule"] == rules.RULE_NO_ROTATE
     assert state.goblets[0] == {**state.goblets[0], "antidote": 1}  # the end goblet wrapped round
     assert state.goblets[1]["wine"] == 1 and state.to_move() == 1
 
@@ -168,14 +168,14 @@ def test_toast_only_with_no_wine_behind_the_screen():
     act(state, pour(0, "wine", 0), pas(1), pour(0, "wine", 0), pas(1), pour(0, "wine", 0), pas(1))
     assert toast(0) in state.legal_actions()
     events = act(state, toast(0))
-    assert events[1] == {"type": "toast_phase", "toast_caller": 0, "order": [1, 0]}
+    assert events[1] == {"event": "toast_phase", "toast_caller": 0, "order": [1, 0]}
 
 
 def test_sensed_toast_with_wine_is_recorded_with_a_warning():
     """A Toast called "with Wine tokens left behind your screen" on a real table is recorded."""
     state = start(host=1)
     events = act(state, toast(0), mode=Mode.RECORDING)
-    assert events[1]["type"] == "rule_warning" and events[1]["rule"] == rules.RULE_TOAST
+    assert events[1]["event"] == "rule_warning" and events[1]["rule"] == rules.RULE_TOAST
     assert state.phase == "toast" and state.to_move() == 1
 
 
@@ -194,7 +194,7 @@ def test_toast_phase_one_final_action_each_caller_last():
     act(state, swap(0, 0, 1), pour(1, "poison", 2))
     assert state.to_move() == 2
     events = act(state, peek(2, 2))
-    assert events[-1] == {"type": "drinking", "first": 0}
+    assert events[-1] == {"event": "drinking", "first": 0}
     assert state.phase == "drinking"
 
 
@@ -209,14 +209,14 @@ def test_drinking_poisoned_are_eliminated_last_survivor_wins():
     assert {a["type"] for a in state.legal_actions()} == {"drink"}
     events = act(state, drink(1, 3))
     assert events[0] == {
-        "type": "drink",
+        "event": "drink",
         "seat": 1,
         "goblet": 3,
         "contents": {"poison": 1},
         "poisoned": True,
     }
     course = events[1]
-    assert course["type"] == "course_over" and course["winners"] == [0]
+    assert course["event"] == "course_over" and course["winners"] == [0]
     assert state.vp == [1, 0] and state.course == 2
 
 
@@ -267,7 +267,7 @@ def test_next_course_host_is_the_last_toast_caller_and_tokens_return():
     state.apply({"type": "initial_pour", "goblets": POUR})
     assert state.to_move() == 1  # left of the new Host
     assert state.view(Viewer.seat(0))["peeks"] == [] and state.view(PUBLIC)["log"] == [
-        {"type": "initial_pour"}
+        {"event": "initial_pour"}
     ]
 
 
@@ -302,7 +302,7 @@ def test_tied_players_share_the_victory():
     events = act(
         state, drink(1, 0), drink(0, 1), drink(1, 3), drink(0, 2), drink(1, 4), drink(0, 5)
     )
-    assert events[-1] == {"type": "game_over", "winners": [0, 1], "vp": [1, 1]}
+    assert events[-1] == {"event": "game_over", "winners": [0, 1], "vp": [1, 1]}
     assert state.outcome()["winners"] == [0, 1]
 
 
@@ -315,7 +315,7 @@ def test_peek_any_goblet_only_the_peeker_sees():
     assert state.view(Viewer.seat(1))["peeks"] == []
     for viewer in (PUBLIC, HOST, Viewer.seat(1)):
         assert "antidote" not in json.dumps(state.view(viewer)["log"])
-    assert state.view(PUBLIC)["log"][-1] == {"type": "peek", "seat": 0, "goblet": 5}
+    assert state.view(PUBLIC)["log"][-1] == {"event": "peek", "seat": 0, "goblet": 5}
 
 
 def test_peek_none_option_refuses_peek():

@@ -84,7 +84,7 @@ def test_the_survivor_wins():
     assert state.to_move() == 3
     events = state.apply(choose(3, "1"))
     assert events[0] == {
-        "type": "shootout_revealed",
+        "event": "shootout_revealed",
         "seat": 3,
         "goblet": "1",
         "token": "poison",
@@ -94,7 +94,7 @@ def test_the_survivor_wins():
     assert state.apply(choose(4, "2"))[0]["survived"] is True
     assert [a["goblet"] for a in state.legal_actions()] == ["3"]  # the last choice is forced
     events = state.apply(choose(1, "3"))
-    assert events[-1] == {"type": "shootout_over", "winners": [4]}
+    assert events[-1] == {"event": "shootout_over", "winners": [4]}
     assert state.is_over() and state.to_move() is None and state.legal_actions() == []
     assert state.winner() == 4 and state.winners() == [4]
     assert state.outcome() == {
@@ -146,8 +146,8 @@ def test_sensed_pour_breaking_the_rule_is_recorded_with_a_warning():
     broken on the table is recorded with a rule warning, and the survivors share the victory."""
     state = Shootout.start([0, 2], last_toast_caller=1, num_seats=3, goblet_ids=["red", "blue"])
     events = state.apply({"type": POUR, "goblets": {"red": "wine", "blue": "wine"}}, Mode.RECORDING)
-    assert events[0] == {"type": "shootout_poured", "goblets": ["red", "blue"]}
-    assert events[1]["type"] == "rule_warning" and events[1]["rule"] == RULE_TIE
+    assert events[0] == {"event": "shootout_poured", "goblets": ["red", "blue"]}
+    assert events[1]["event"] == "rule_warning" and events[1]["rule"] == RULE_TIE
     assert state.to_move() == 2
     state.apply(choose(2, "blue"), Mode.RECORDING)
     state.apply(choose(0, "red"), Mode.RECORDING)
@@ -170,7 +170,7 @@ def test_sensed_out_of_turn_choice_is_recorded_and_impossible_ones_are_ambiguous
         state.apply(choose(0, "1"), Mode.RECORDING)  # before the pour
     state.apply(pour("1"), Mode.RECORDING)
     events = state.apply(choose(2, "1"), Mode.RECORDING)
-    assert events[-1]["type"] == "rule_warning" and events[-1]["rule"] == RULE_CHOOSE
+    assert events[-1]["event"] == "rule_warning" and events[-1]["rule"] == RULE_CHOOSE
     for impossible in (choose(3, "2"), choose(2, "2"), choose(0, "1"), choose(0, "9")):
         with pytest.raises(AmbiguousObservation):
             state.apply(impossible, Mode.RECORDING)

@@ -140,7 +140,7 @@ class RussianState(GameState):
             "winners": course_winners,
         }
         self.results.append(result)
-        events: list[Event] = [{"type": "course_over", **result, "vp": list(self.vp)}]
+        events: list[Event] = [{"event": "course_over", **result, "vp": list(self.vp)}]
         # "All players must discard any tokens they still have behind their screens."
         for holder in [*self.screens, *self.goblets, *self.kept]:
             _add(self.pool, holder)
@@ -156,10 +156,10 @@ class RussianState(GameState):
             self.screens = [_empty() for _ in self.screens]
             self.goblets = [_empty() for _ in self.goblets]
             self.kept = [_empty() for _ in self.kept]
-            events.append({"type": "game_over", "winners": list(reached), "vp": list(self.vp)})
+            events.append({"event": "game_over", "winners": list(reached), "vp": list(self.vp)})
         else:
             self._start_course()
-            events.append({"type": "course_started", "course": self.course, "host": self.host})
+            events.append({"event": "course_started", "course": self.course, "host": self.host})
         return events
 
     # -- the game interface ---------------------------------------------------------------------
@@ -268,8 +268,8 @@ class RussianState(GameState):
         self.phase = "turns"
         # "Starting with the player to the Host's left, each player in turn may perform..."
         self.current = self._left_of(self.host)
-        self.log.append({"type": "initial_pour"})
-        return [{"type": "initial_poured", "course": self.course}, *warnings]
+        self.log.append({"event": "initial_pour"})
+        return [{"event": "initial_poured", "course": self.course}, *warnings]
 
     # -- turns and the Toast phase's final actions ----------------------------------------------
 
@@ -302,7 +302,7 @@ class RussianState(GameState):
                 raise AmbiguousObservation("a token was poured that is neither screen nor pool")
 
         # Every check has passed: apply (nothing above changed the state).
-        event: Event = {"type": kind, "seat": seat}
+        event: Event = {"event": kind, "seat": seat}
         if kind == "pour":
             token, position = parsed["token"], parsed["goblet"]
             (self.pool if from_pool else self.screens[seat])[token] -= 1
@@ -347,7 +347,7 @@ class RussianState(GameState):
         self.final_order = [(caller + k) % n for k in range(1, n + 1)]  # the caller is last
         self.phase = "toast"
         self.current = self.final_order[0]
-        return [{"type": "toast_phase", "toast_caller": caller, "order": list(self.final_order)}]
+        return [{"event": "toast_phase", "toast_caller": caller, "order": list(self.final_order)}]
 
     # -- drinking -------------------------------------------------------------------------------
 
@@ -357,7 +357,7 @@ class RussianState(GameState):
         # "After the Toast, the player to the left of the Toast Caller "drinks" any one of the
         # Goblets"
         self.current = self._left_of(self.toast_caller)
-        return [{"type": "drinking", "first": self.current}]
+        return [{"event": "drinking", "first": self.current}]
 
     def _next_drinker(self, after: int) -> int:
         seat = self._left_of(after)
@@ -385,7 +385,7 @@ class RussianState(GameState):
             # "If not, they keep the contents of the Goblet in front of them."
             _add(self.kept[seat], contents)
             self.goblets[position] = _empty()
-        event = {"type": "drink", "goblet": position, **record}
+        event = {"event": "drink", "goblet": position, **record}
         self.log.append(dict(event))
         events: list[Event] = [event]
         survivors = self.options.players - len(self.eliminated)
@@ -489,7 +489,7 @@ class _Warner:
         """A break the state can represent: refused when enforcing, else recorded with a warning."""
         if self.mode is Mode.ENFORCING:
             raise IllegalAction(message, rule=rule)
-        self.warnings.append({"type": "rule_warning", "message": message, "rule": rule})
+        self.warnings.append({"event": "rule_warning", "message": message, "rule": rule})
 
     def impossible(self, message: str, rule: str) -> None:
         """A break the state cannot represent: refused when enforcing, ambiguous when sensed."""

@@ -49,7 +49,7 @@ Decisions (docs/rules-notes.md, "Shoot-out"):
 Modes: in :attr:`Mode.ENFORCING` an action that breaks a rule raises
 :class:`~companion.core.errors.IllegalAction` naming the rule, state unchanged. In
 :attr:`Mode.RECORDING` a rule break the state can represent (a pour that is not 1 Wine plus Poison,
-a tied player choosing out of turn) is applied with a ``{"type": "rule_warning", ...}`` event;
+a tied player choosing out of turn) is applied with a ``{"event": "rule_warning", ...}`` event;
 what cannot have happened on a table (an unknown goblet, a goblet already revealed, a seat that is
 not tied or has already chosen, a choice before the pour) raises
 :class:`~companion.core.errors.AmbiguousObservation` for the host to resolve. A badly formed
@@ -236,7 +236,7 @@ class Shootout(GameState):
             events.append(_warning(f"the sensed pour holds {wines} Wine tokens, not 1", RULE_TIE))
         self.contents = {g: str(goblets[g]) for g in self.goblet_ids}
         # The feed says that the goblets were poured, never what went where.
-        events.insert(0, {"type": "shootout_poured", "goblets": list(self.goblet_ids)})
+        events.insert(0, {"event": "shootout_poured", "goblets": list(self.goblet_ids)})
         return events
 
     def _apply_choose(self, action: Action, mode: Mode) -> list[Event]:
@@ -266,7 +266,7 @@ class Shootout(GameState):
         events.insert(
             0,
             {
-                "type": "shootout_revealed",
+                "event": "shootout_revealed",
                 "seat": seat,
                 "goblet": goblet,
                 "token": token,
@@ -274,7 +274,7 @@ class Shootout(GameState):
             },
         )
         if self.is_over():
-            events.append({"type": "shootout_over", "winners": self.winners()})
+            events.append({"event": "shootout_over", "winners": self.winners()})
         return events
 
     def winners(self) -> list[int]:
@@ -334,4 +334,4 @@ class Shootout(GameState):
 
 def _warning(message: str, rule: str) -> Event:
     """A rule warning event (sensed play broke a rule; DESIGN.md principle 6)."""
-    return {"type": "rule_warning", "message": message, "rule": rule}
+    return {"event": "rule_warning", "message": message, "rule": rule}
