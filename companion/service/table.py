@@ -8,8 +8,8 @@ are drawn here, with ``secrets.SystemRandom`` unless a test hands in a seeded ``
 and journaled like any action (principle 4). Every message to a client is built from
 ``state.view(viewer)``: the one way out (principle 3).
 
-Undo is a journal entry ``{"type": "undo", "seq": N}``; the state is the replay of the journal
-without undone entries. A chance draw is never undone, so it is never redrawn.
+Undo is a journal entry ``{"type": "journal.undo", "seq": N}``; the state is the replay of the
+journal without undone entries. A chance draw is never undone, so it is never redrawn.
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ class Service:
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise MalformedInput("an action is a JSON object with a string type", field="type")
         if action["type"] == UNDO:
-            raise MalformedInput("undo has its own request", field="type")
+            raise MalformedInput("a journal undo has its own request", field="type")
         with self.lock:
             table = self._require_table()
             mover = table.state.to_move()

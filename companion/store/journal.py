@@ -6,10 +6,10 @@ as JSON). The database runs in WAL mode with ``synchronous=FULL``, and :meth:`Jo
 returns only once its transaction is committed and synced, so a caller that shows an action after
 ``append`` returned can never show something a power cut or a ``kill -9`` would lose.
 
-Undo is itself an entry, ``{"type": "undo", "seq": N}``: nothing is ever deleted. The live
-journal (:func:`live_journal`) leaves out the undo entries and the entries they undid; replaying it
-with :func:`companion.core.journal.replay` gives the state. Per-seat join tokens of a game are
-stored beside it so a restart keeps the players' links working.
+Undo is itself an entry, ``{"type": "journal.undo", "seq": N}`` (a type no game uses): nothing
+is ever deleted. The live journal (:func:`live_journal`) leaves out the undo entries and the
+entries they undid; replaying it with :func:`companion.core.journal.replay` gives the state.
+Per-seat join tokens of a game are stored beside it so a restart keeps the players' links working.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from companion.core.errors import CupbearerError, MalformedInput
 from companion.core.game import Action, Mode
 from companion.core.journal import Entry, Journal
 
-UNDO = "undo"
-"""The action type of an undo entry: ``{"type": "undo", "seq": <the seq it undoes>}``."""
+UNDO = "journal.undo"
+"""The action type of an undo entry: ``{"type": "journal.undo", "seq": <the seq it undoes>}``."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

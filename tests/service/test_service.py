@@ -87,7 +87,7 @@ def test_undo_is_journaled_and_never_redraws_chance(service):
     assert message["to_move"] == 1
     assert service.message(Viewer.seat(1))["view"] == before["view"]
     types = [e.action["type"] for e in service.store.entries(game_id)]
-    assert types == ["initial_pour", "rotate", "pass", "undo"]
+    assert types == ["initial_pour", "rotate", "pass", "journal.undo"]
 
 
 def test_resume_after_restart_replays_the_journal(settings, service):

@@ -116,7 +116,7 @@ def test_reopen_replays_the_same_state(tmp_path):
 def test_undo_entries_are_folded_out(tmp_path):
     with JournalStore(tmp_path / "j.sqlite") as store:
         record, _ = play(store, actions=5)
-        undo = store.append(record.id, {"type": "undo", "seq": 4}, t=9.0)
+        undo = store.append(record.id, {"type": "journal.undo", "seq": 4}, t=9.0)
         assert undo.seq == 5
         journal = store.journal(record.id)
         assert [e.seq for e in live_entries(journal.entries)] == [0, 1, 2, 3]
