@@ -455,7 +455,11 @@ class RussianState(GameState):
             return []
         if action.get("type") == "initial_pour":
             tokens = action.get("goblets")
-            if not isinstance(tokens, list):
+            if not (
+                isinstance(tokens, list)
+                and len(tokens) == GOBLETS
+                and all(token in KINDS for token in tokens)
+            ):
                 return []
             return [
                 {"type": "initial_pour", "goblets": list(other)}

@@ -321,10 +321,13 @@ class Shootout(GameState):
         """Any other legal pour looks the same to everyone: nobody sees where the Wine went."""
         if not isinstance(action, Mapping) or action.get("type") != POUR:
             return []
+        poured = action.get("goblets")
+        if not isinstance(poured, Mapping):
+            return []
         return [
             {"type": POUR, "goblets": {g: WINE if g == wine else POISON for g in self.goblet_ids}}
             for wine in self.goblet_ids
-            if action.get("goblets", {}).get(wine) != WINE
+            if poured.get(wine) != WINE
         ]
 
     def reveals_hidden(self, action: Action) -> bool:
