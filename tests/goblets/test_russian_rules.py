@@ -267,7 +267,7 @@ def test_next_course_host_is_the_last_toast_caller_and_tokens_return():
     state.apply({"type": "initial_pour", "goblets": POUR})
     assert state.to_move() == 1  # left of the new Host
     assert state.view(Viewer.seat(0))["peeks"] == [] and state.view(PUBLIC)["log"] == [
-        {"event": "initial_pour"}
+        {"event": "initial_poured", "course": 2}
     ]
 
 

@@ -268,8 +268,9 @@ class RussianState(GameState):
         self.phase = "turns"
         # "Starting with the player to the Host's left, each player in turn may perform..."
         self.current = self._left_of(self.host)
-        self.log.append({"event": "initial_pour"})
-        return [{"event": "initial_poured", "course": self.course}, *warnings]
+        event: Event = {"event": "initial_poured", "course": self.course}
+        self.log.append(dict(event))
+        return [event, *warnings]
 
     # -- turns and the Toast phase's final actions ----------------------------------------------
 
