@@ -1,0 +1,114 @@
+"""``companion tribunal``: the courtroom's odds and a random demo game.
+
+``odds`` prints the exact chance that a verdict passes for a Judgment Pool, and with
+``--simulate N`` draws N judgments with the very code the game uses for its cube draws
+(:mod:`companion.core.games.tribunal.pool`). ``play`` plays a seeded random game to the end.
+Bad input is one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import secrets
+import sys
+from typing import Any, NoReturn
+
+from companion.core.errors import MalformedInput
+from companion.core.game import CHANCE
+from companion.core.games.tribunal.cards import synthetic_deck
+from companion.core.games.tribunal.pool import Pool, pass_probability, simulate_judgment
+from companion.core.games.tribunal.vine import PRESETS
+from companion.core.journal import Journal, replay
+
+VERDICT_NAMES = {"guilty": "guilty", "not-guilty": "not_guilty", "not_guilty": "not_guilty"}
+MAX_SIMULATIONS = 10_000_000
+
+
+def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Make argparse's usage errors one line on stderr with exit status 2, like domain errors."""
+
+    def error(message: str) -> NoReturn:
+        print(f"{parser.prog}: {message}", file=sys.stderr)
+        sys.exit(2)
+
+    parser.error = error  # type: ignore[method-assign]
+    return parser
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``companion tribunal odds`` and ``companion tribunal play``."""
+    parser = _one_line_errors(
+        subparsers.add_parser("tribunal", help="The Gods Will Have Blood: odds and a demo game")
+    )
+    actions = parser.add_subparsers(dest="tribunal_command", metavar="{odds,play}")
+    parser.set_defaults(func=lambda args: _usage(parser))
+
+    odds = _one_line_errors(actions.add_parser("odds", help="exact chance that a verdict passes"))
+    odds.add_argument("--red", type=int, required=True, help="red cubes in the Judgment Pool")
+    odds.add_argument("--white", type=int, required=True, help="white cubes in the Judgment Pool")
+    odds.add_argument("--blue", type=int, default=0, help="blue (wild) cubes in the pool")
+    odds.add_argument("--verdict", required=True, choices=sorted(VERDICT_NAMES))
+    odds.add_argument("--simulate", type=int, metavar="N", help="also draw N judgments")
+    odds.add_argument("--seed", type=int, help="seeded random.Random (default: SystemRandom)")
+    odds.set_defaults(func=run_odds)
+
+    play = _one_line_errors(actions.add_parser("play", help="play a seeded random game"))
+    play.add_argument("--seed", type=int, required=True, help="seed of the game and its deck")
+    play.add_argument("--vine", default="default", choices=sorted(PRESETS))
+    play.add_argument("--second-draw", default="stop", choices=["stop", "always"])
+    play.add_argument("--missing-reds", default="box", choices=["box", "drawn"])
+    play.set_defaults(func=run_play)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    print(f"{parser.prog}: choose odds or play", file=sys.stderr)
+    return 2
+
+
+def run_odds(args: argparse.Namespace) -> int:
+    """Print ``{"p_pass": ...}`` (and ``"simulated_passes"`` with ``--simulate``)."""
+    pool = Pool(args.red, args.white, args.blue)
+    if pool.total == 0:
+        raise MalformedInput("the Judgment Pool needs at least one cube", field="pool")
+    verdict = VERDICT_NAMES[args.verdict]
+    result: dict[str, Any] = {"p_pass": float(pass_probability(pool, verdict))}
+    if args.simulate is not None:
+        if not 0 <= args.simulate <= MAX_SIMULATIONS:
+            raise MalformedInput(f"N is 0 to {MAX_SIMULATIONS}", field="simulate")
+        rng = random.Random(args.seed) if args.seed is not None else secrets.SystemRandom()
+        result["simulated_passes"] = sum(
+            simulate_judgment(pool, verdict, rng)[1] for _ in range(args.simulate)
+        )
+    print(json.dumps(result))
+    return 0
+
+
+def play_demo(seed: int, options: dict[str, Any] | None = None) -> Journal:
+    """A seeded random game to the end on a synthetic deck: random verdicts and sentence order,
+    the printed effects in order (no renaming of cards, no undo)."""
+    rng = random.Random(seed)
+    options = {"deck": synthetic_deck(random.Random(seed)), **(options or {})}
+    journal = Journal("tribunal", options)
+    state, _ = replay(journal)
+    while not state.is_over():
+        if state.to_move() is CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            legal = [a for a in state.legal_actions() if a["type"] not in ("name_card", "undo")]
+            action = rng.choice(legal)
+        state.apply(action)
+        journal.append(action)
+    return journal
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Print the journal of a seeded random game and its result, as one JSON document."""
+    journal = play_demo(
+        args.seed,
+        {"vine": args.vine, "second_draw": args.second_draw, "missing_reds": args.missing_reds},
+    )
+    state, _ = replay(journal)
+    print(json.dumps({"journal": journal.to_json(), "result": state.outcome()}))
+    return 0
