@@ -399,3 +399,29 @@ def test_malformed_actions_name_the_field(action, field):
     with pytest.raises(MalformedInput) as error:
         state.apply(action)
     assert error.value.field == field
+
+
+def test_eliminated_players_are_skipped_until_one_survivor():
+    """ "If they are poisoned, they are eliminated for the Course. [...] The next player then
+    chooses a Goblet, and so on, until there is only one survivor (who wins the round)" -- with 3
+    players the eliminated one drinks no more."""
+    state = start(players=3, host=1)  # seat 2 starts
+    act(state, pour(2, "wine", 1), pas(0), pas(1), pour(2, "wine", 1), pas(0), pas(1))
+    act(state, pour(2, "wine", 1), pas(0), pas(1), toast(2), pas(0), pas(1), pas(2))
+    events = act(state, drink(0, 3))
+    assert events[0]["poisoned"] and state.eliminated == [0]
+    act(state, drink(1, 0), drink(2, 1))
+    assert state.to_move() == 1  # seat 0 is skipped
+    events = act(state, drink(1, 4))
+    assert events[1]["event"] == "course_over" and events[1]["winners"] == [2]
+    assert events[1]["survivors"] == [2] and state.vp == [0, 0, 1]
+
+
+def test_no_character_cards_rings_or_targets():
+    """ "Play without Character cards and Goblet rings." -- and with no Target cards: a Course is
+    won by surviving with the most Wine, so a Target would score nothing (docs/rules-notes.md)."""
+    state = start(players=3)
+    for viewer in (PUBLIC, HOST, Viewer.seat(0)):
+        view = state.view(viewer)
+        assert not {"characters", "rings", "targets", "target"} & set(view)
+        assert view["variant"] == "russian_goblette" and len(view["goblets"]) == 6
