@@ -1,1 +1,60 @@
-"""Raise Your Goblets: the rules engine (the ENGINE engineer replaces this placeholder)."""
+"""Raise Your Goblets: the pure rules engine, registered as the game ``"goblets"``.
+
+4-6 players play the standard game, 7-12 the Winetasters variant (Noble and Winetaster pairs) and
+2-3 Russian Goblette (its own state in :mod:`russian`). Options, actions, events and views are
+documented in ``docs/goblets.md``; rulebook readings in ``docs/rules-notes.md``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from companion.core import registry
+from companion.core.errors import MalformedInput
+from companion.core.game import Game, GameState
+from companion.core.games.goblets.options import check_variant, parse_options
+from companion.core.games.goblets.state import GobletsState
+
+
+class Goblets(Game):
+    """Raise Your Goblets for 2 to 12 players."""
+
+    name = "goblets"
+
+    def new_state(self, options: Mapping[str, Any]) -> GameState:
+        """The initial state; Russian Goblette (2-3 players) is dispatched to its own engine."""
+        _, variant = check_variant(options)
+        if variant == "russian_goblette":
+            try:
+                russian = importlib.import_module("companion.core.games.goblets.russian")
+            except ModuleNotFoundError:
+                raise MalformedInput(
+                    "Russian Goblette (2-3 players) is not available", field="variant"
+                ) from None
+            return russian.new_russian_state(options)
+        return GobletsState(parse_options(options))
+
+    def conformance_options(self) -> list[dict[str, Any]]:
+        """Every player count 4..12, every variant and flag, Russian Goblette for 2 and 3."""
+        sets: list[dict[str, Any]] = [
+            {"players": 4},
+            {"players": 5, "raise_your_memory": True, "legacy": True},
+            {"players": 6, "hidden_vp": False, "show_pourer": False, "token_rules": "plain"},
+            {"players": 7},
+            {"players": 8, "legacy": True, "courses": 2},
+            {"players": 9, "raise_your_memory": True, "courses": 2},
+            {"players": 10, "hidden_vp": True, "courses": 1},
+            {"players": 11, "courses": 1},
+            {"players": 12, "courses": 1, "legacy": True},
+        ]
+        try:
+            importlib.import_module("companion.core.games.goblets.russian")
+        except ModuleNotFoundError:
+            return sets
+        return [*sets, {"players": 2}, {"players": 3, "variant": "russian_goblette"}]
+
+
+GOBLETS = registry.register(Goblets())
+"""The registered game."""

@@ -1,0 +1,156 @@
+"""The hooks that run Character abilities: which card may act when, and what each effect does.
+
+"Character abilities override the rules!" A card (see :mod:`characters`) with an *active* effect
+is used with ``{"type": "ability", "seat": s, "card": name, ...}`` at its timing: during its
+owner's regular turn (``own_turn``, free: it is not one of the two actions), during its owner's
+final action (``toast_phase``), or in its own step at the beginning of the Course or before
+drinking. Passive effects (``extra_action``, ``extra_toast_action``) change the number of actions
+in :mod:`flow`; ``scoring_override`` changes the owner's scoring in :func:`flow.do_reveal`.
+
+Effects that take parameters:
+
+- ``peek_any``: ``"goblet": p`` -- look into the Goblet at place ``p`` (only the owner sees it).
+- ``swap_any``: ``"goblets": [p, q]`` -- Swap the Goblets at places ``p`` and ``q``.
+- ``swap_and_exchange_coasters``: ``"goblets": [p, q], "swap": bool, "coasters": bool`` --
+  everyone averts their eyes; the owner Swaps the two Goblets and/or exchanges their Coasters.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from companion.core.errors import MalformedInput
+from companion.core.game import Action, Event
+from companion.core.games.goblets import rules
+
+if TYPE_CHECKING:
+    from companion.core.games.goblets.state import GobletsState
+
+TIMING_OF_STEP = {"turn": "own_turn", "final": "toast_phase"}
+NO_RINGS = "At the beginning of the game, remove the Coaster rings from the Goblets."
+
+
+def _pair(action: Action, high: int) -> list[int]:
+    pair = action.get("goblets")
+    if (
+        not isinstance(pair, list)
+        or len(pair) != 2
+        or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < high for p in pair)
+        or pair[0] == pair[1]
+    ):
+        raise MalformedInput(f"must be two different places, got {pair!r}", field="goblets")
+    return pair
+
+
+def parse(state: GobletsState, action: Action) -> None:
+    """Check an ``ability`` action's shape: a known card and its effect's parameters."""
+    name = action.get("card")
+    card = next((c for c in state.opts.characters if c.name == name), None)
+    if card is None:
+        raise MalformedInput(f"no Character card named {name!r}", field="card")
+    n = len(state.places)
+    if card.effect == "peek_any":
+        goblet = action.get("goblet")
+        if isinstance(goblet, bool) or not isinstance(goblet, int) or not 0 <= goblet < n:
+            raise MalformedInput(f"must be a place from 0 to {n - 1}", field="goblet")
+    elif card.effect == "swap_any":
+        _pair(action, n)
+    elif card.effect == "swap_and_exchange_coasters":
+        _pair(action, n)
+        for key in ("swap", "coasters"):
+            if not isinstance(action.get(key), bool):
+                raise MalformedInput(f"must be true or false, got {action.get(key)!r}", field=key)
+        if not action["swap"] and not action["coasters"]:
+            raise MalformedInput(
+                "Swap and/or exchange the Coasters: one must be true", field="swap"
+            )
+
+
+def _timing(step: dict[str, Any]) -> str | None:
+    return step.get("timing") if step["kind"] == "ability" else TIMING_OF_STEP.get(step["kind"])
+
+
+def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tuple[str, str] | None:
+    """The rule an ``ability`` action breaks now, or None."""
+    seat = step["seat"]
+    card = state.active_card(seat)
+    if card is None or card.name != action["card"]:
+        return f"seat {seat} does not hold {action['card']} face up", rules.OWN_CARD
+    if not card.is_active:
+        return f"{card.name} is not used with an action", rules.OVERRIDE
+    if card.timing != _timing(step):
+        if step["kind"] == "final":
+            return f"{card.name} cannot be used in the Toast Phase", rules.NO_ABILITY_IN_TOAST_PHASE
+        return f"{card.name} is used at {card.timing}, not now", rules.OVERRIDE
+    if card.once_per_course and [seat, card.name] in state.used_course:
+        return f"{card.name} was already used this Course", rules.ONCE_PER_COURSE
+    if card.name in state.used_step:
+        return f"{card.name} was already used this turn", rules.ONCE_PER_COURSE
+    if action.get("coasters") and state.opts.raise_your_memory:
+        return "there are no Coaster rings in Raise Your Memory", NO_RINGS
+    return None
+
+
+def legal(state: GobletsState, step: dict[str, Any]) -> list[Action]:
+    """Every way the current step's seat may use its card now."""
+    seat = step["seat"]
+    card = state.active_card(seat)
+    if card is None or not card.is_active:
+        return []
+    base = {"type": "ability", "seat": seat, "card": card.name}
+    n = len(state.places)
+    if card.effect == "peek_any":
+        candidates = [{**base, "goblet": g} for g in range(n)]
+    elif card.effect == "swap_any":
+        candidates = [{**base, "goblets": [p, q]} for p, q in combinations(range(n), 2)]
+    else:
+        modes = (
+            [(True, False)]
+            if state.opts.raise_your_memory
+            else [
+                (True, False),
+                (False, True),
+                (True, True),
+            ]
+        )
+        candidates = [
+            {**base, "goblets": [p, q], "swap": swap, "coasters": coasters}
+            for p, q in combinations(range(n), 2)
+            for swap, coasters in modes
+        ]
+    if candidates and violation(state, candidates[0], step) is not None:
+        return []
+    return candidates
+
+
+def perform(state: GobletsState, action: Action, seat: int | None) -> list[Event]:
+    """Do the card's effect and mark it used (this step, and this Course if once per Course)."""
+    from companion.core.games.goblets.actions import record_peek
+
+    assert seat is not None
+    card = next(c for c in state.opts.characters if c.name == action["card"])
+    state.used_step.append(card.name)
+    if card.once_per_course:
+        state.used_course.append([seat, card.name])
+    public: Event = {"event": "ability", "seat": seat, "card": card.name}
+    if card.effect == "peek_any":
+        return [public, *record_peek(state, seat, action["goblet"])]
+    p, q = action["goblets"]
+    if card.effect == "swap_any" or action.get("swap"):
+        state.goblet_at[p], state.goblet_at[q] = state.goblet_at[q], state.goblet_at[p]
+    if card.effect == "swap_any":
+        return [{**public, "goblets": [p, q]}]
+    if action.get("coasters"):
+        gp, gq = state.goblet_at[p], state.goblet_at[q]
+        state.ring_of[gp], state.ring_of[gq] = state.ring_of[gq], state.ring_of[gp]
+    # Everyone averted their eyes: the table sees only where the rings stand now.
+    private = {
+        "event": "ability_used",
+        "to": seat,
+        "card": card.name,
+        "goblets": [p, q],
+        "swap": action["swap"],
+        "coasters": action["coasters"],
+    }
+    return [{**public, "averted": True}, private]

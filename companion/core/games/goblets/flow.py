@@ -1,0 +1,452 @@
+"""The Course flow: setup and chance events, the order of steps, the Toast, the reveal, the end.
+
+Appetizers (Course Setup): "Each player should take the Goblet with the Coaster ring that matches
+their House and place it in front of them. Each player takes 3 Wine, 2 Poison, and 2 Antidote
+tokens from the pool and puts them behind their screen. Take 1 Antidote and 2 Poison tokens, plus
+enough Wine tokens so that the total number of tokens is equal to the number of Goblets [...]. Then
+randomly "pour" 1 token into each of the Goblets." Every random event (Character deal, initial
+pour, Winetaster cards, Target deal, Legacy draws) is a chance action, so the journal replays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from companion.core.errors import IllegalAction, MalformedInput
+from companion.core.game import Action, Event, Mode
+from companion.core.games.goblets import rules
+from companion.core.games.goblets.scoring import score_toast
+from companion.core.games.goblets.shootout import Shootout
+from companion.core.games.goblets.tokens import COURSE_SUPPLY, Token
+from companion.core.games.goblets.winetasters import layout, lead, traitor_vp
+
+if TYPE_CHECKING:
+    from companion.core.games.goblets.state import GobletsState
+
+CHANCE_ACTIONS = (
+    "deal_characters",
+    "initial_pour",
+    "deal_winetaster_cards",
+    "deal_targets",
+    "legacy_draw",
+)
+"""Chance action types; each is due in the phase of the same name."""
+
+
+def move(counts_from: dict[str, int], counts_to: dict[str, int], kind: str, n: int = 1) -> None:
+    """Move ``n`` tokens of ``kind`` between two token counters (conservation by construction)."""
+    counts_from[kind] = counts_from.get(kind, 0) - n
+    if not counts_from[kind]:
+        del counts_from[kind]
+    counts_to[kind] = counts_to.get(kind, 0) + n
+
+
+def empty_into(counts_from: dict[str, int], counts_to: dict[str, int]) -> None:
+    """Move every token of ``counts_from`` into ``counts_to``."""
+    for kind, n in list(counts_from.items()):
+        move(counts_from, counts_to, kind, n)
+
+
+def step(seat: int, kind: str, place: int, limit: int = 1, **flags: Any) -> dict[str, Any]:
+    """A pending decision of ``seat`` (see :mod:`state`); step dicts are never mutated."""
+    return {"seat": seat, "kind": kind, "place": place, "limit": limit, **flags}
+
+
+def _initial_pour_tokens(places: int) -> list[str]:
+    """ "1 Antidote and 2 Poison tokens, plus enough Wine tokens" for one token per Goblet."""
+    return ["antidote", "poison", "poison"] + ["wine"] * (places - 3)
+
+
+# -- Course setup ----------------------------------------------------------------------------
+
+
+def start_course(state: GobletsState) -> None:
+    """Appetizers up to the initial pour (a chance action)."""
+    opts = state.opts
+    state.course += 1
+    state.places = layout(opts.players, opts.is_winetasters, state.course - 1)
+    empty_into(state.discarded, state.pool)  # last Course's tokens go back to the common pool
+    if opts.raise_your_memory:
+        state.goblet_at = list(range(opts.places))
+    else:
+        # "Each player should take the Goblet with the Coaster ring that matches their House"
+        state.goblet_at = [state.ring_of.index(house) for house in opts.houses]
+    for screen in state.screens:
+        for kind, count in COURSE_SUPPLY.items():
+            move(state.pool, screen, str(kind), count)
+    state.targets = [None] * opts.places
+    state.wt_cards = [None] * opts.players
+    state.used_course = []
+    state.toast_caller = None
+    state.steps = []
+    state.phase = "initial_pour"
+    state.stage = "setup"
+
+
+def sample_chance(state: GobletsState, rng: random.Random) -> Action:
+    """Draw the outcome of the chance phase due now."""
+    opts = state.opts
+    if state.phase == "deal_characters":
+        names = rng.sample([card.name for card in opts.characters], opts.players)
+        return {"type": "deal_characters", "characters": names}
+    if state.phase == "initial_pour":
+        tokens = _initial_pour_tokens(opts.places)
+        rng.shuffle(tokens)
+        return {"type": "initial_pour", "tokens": tokens}
+    if state.phase == "deal_winetaster_cards":
+        deck = ["loyal"] * opts.loyal + ["traitor"] * opts.traitor
+        pairs = [i for i, place in enumerate(state.places) if place["winetaster"] is not None]
+        drawn = rng.sample(deck, len(pairs))
+        cards: list[str | None] = [None] * len(state.places)
+        for index, card in zip(pairs, drawn, strict=True):
+            cards[index] = card
+        return {"type": "deal_winetaster_cards", "cards": cards}
+    if state.phase == "deal_targets":
+        return {"type": "deal_targets", "targets": rng.sample(list(opts.houses), opts.places)}
+    draws = []
+    taken: set[str] = set()
+    for seat in state.legacy_pending:
+        options = [name for name in legacy_deck(state) if name not in taken]
+        if options:
+            name = rng.choice(options)
+            taken.add(name)
+            draws.append({"seat": seat, "character": name})
+    return {"type": "legacy_draw", "draws": draws}
+
+
+def legacy_deck(state: GobletsState) -> list[str]:
+    """Cards a Legacy draw may give: the undealt deck, or the discards reshuffled once it is out."""
+    held = set(state.characters)
+    deck = [
+        c.name
+        for c in state.opts.characters
+        if c.name not in held and c.name not in state.character_discards
+    ]
+    return deck or [name for name in state.character_discards if name not in held]
+
+
+def _check_list(action: Mapping[str, Any], key: str, length: int) -> list[Any]:
+    value = action.get(key)
+    if not isinstance(value, list) or len(value) != length:
+        raise MalformedInput(f"must be a list of {length} items, got {value!r}", field=key)
+    return value
+
+
+def apply_chance(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
+    """Apply a chance outcome (the same in both modes: a chance event is what happened)."""
+    kind = action["type"]
+    if state.phase != kind:
+        raise IllegalAction(f"{kind} is not due now (phase {state.phase})", rule=rules.CHANCE)
+    opts = state.opts
+    if kind == "deal_characters":
+        names = _check_list(action, "characters", opts.players)
+        known = [card.name for card in opts.characters]
+        if sorted(names, key=str) != sorted(set(names), key=str) or any(
+            n not in known for n in names
+        ):
+            raise MalformedInput("must be distinct cards of the deck", field="characters")
+        state.characters = list(names)
+        start_course(state)
+        return [{"event": "characters_dealt", "characters": list(names)}]
+    if kind == "initial_pour":
+        tokens = _check_list(action, "tokens", opts.places)
+        if sorted(map(str, tokens)) != sorted(_initial_pour_tokens(opts.places)):
+            raise MalformedInput(
+                "must be 1 Antidote, 2 Poison and Wine for the rest, one per Goblet", field="tokens"
+            )
+        for place, token in enumerate(tokens):
+            move(state.pool, state.goblets[state.goblet_at[place]], token)
+        state.phase = "deal_winetaster_cards" if opts.is_winetasters else "deal_targets"
+        return [{"event": "initial_pour", "goblets": len(tokens)}]
+    if kind == "deal_winetaster_cards":
+        return _deal_winetaster_cards(state, action)
+    if kind == "deal_targets":
+        return _deal_targets(state, action)
+    return _legacy_draw(state, action)
+
+
+def _deal_winetaster_cards(state: GobletsState, action: Action) -> list[Event]:
+    cards = _check_list(action, "cards", len(state.places))
+    for index, (place, card) in enumerate(zip(state.places, cards, strict=True)):
+        wanted = place["winetaster"] is not None
+        if (card in ("loyal", "traitor")) != wanted or (not wanted and card is not None):
+            raise MalformedInput(
+                "a Loyal or Traitor card per pair, null else", field=f"cards[{index}]"
+            )
+    opts = state.opts
+    if cards.count("loyal") > opts.loyal or cards.count("traitor") > opts.traitor:
+        raise MalformedInput("more cards than the Winetaster deck holds", field="cards")
+    state.wt_cards = [None] * opts.players
+    for place, card in zip(state.places, cards, strict=True):
+        if card is not None:
+            state.wt_cards[place["winetaster"]] = card
+    state.phase = "deal_targets"
+    return [{"event": "winetaster_cards_dealt"}]
+
+
+def _deal_targets(state: GobletsState, action: Action) -> list[Event]:
+    opts = state.opts
+    dealt = _check_list(action, "targets", opts.places)
+    if sorted(map(str, dealt)) != sorted(opts.houses):
+        raise MalformedInput("must deal each Target card of the Houses in play", field="targets")
+    targets = list(dealt)
+    events: list[Event] = []
+    host_place = state.place_index(state.host)
+    n = len(targets)
+    # "Starting with the Host and proceeding clockwise, each player looks at their Target card
+    # [...] if your Target card shows your own House, swap your Target card with the player to
+    # your left." A swap gives the left neighbour a card that is not theirs; the loop goes round
+    # until nobody holds their own House (see docs/rules-notes.md, "Target dealing").
+    for _ in range(n):
+        swapped = False
+        for offset in range(n):
+            place = (host_place + offset) % n
+            if targets[place] == opts.houses[place]:
+                left = (place + 1) % n
+                targets[place], targets[left] = targets[left], targets[place]
+                events.append({"event": "target_swapped", "place": place, "with": left})
+                swapped = True
+        if not swapped:
+            break
+    state.targets = targets
+    events.insert(0, {"event": "targets_dealt", "targets": list(targets)})
+    state.phase = "play"
+    state.stage = "course_start"
+    order = [(state.host + i) % opts.players for i in range(opts.players)]
+    state.steps = ability_steps(state, order, "course_start")
+    if not state.steps:
+        start_turns(state)
+    return events
+
+
+def _legacy_draw(state: GobletsState, action: Action) -> list[Event]:
+    draws = action.get("draws")
+    if not isinstance(draws, list):
+        raise MalformedInput(f"must be a list, got {draws!r}", field="draws")
+    deck = legacy_deck(state)
+    expected = [s for s in state.legacy_pending][: len(deck)]
+    seats = [d.get("seat") if isinstance(d, Mapping) else None for d in draws]
+    names = [d.get("character") if isinstance(d, Mapping) else None for d in draws]
+    if seats != expected or len(set(names)) != len(names) or any(n not in deck for n in names):
+        raise MalformedInput(f"must draw one new card for each of seats {expected}", field="draws")
+    events: list[Event] = []
+    for seat, name in zip(seats, names, strict=True):
+        old = state.characters[seat]
+        if old is not None:
+            state.character_discards.append(old)
+        if name in state.character_discards:
+            state.character_discards.remove(name)
+        state.characters[seat] = name
+        events.append({"event": "character_drawn", "seat": seat, "character": name})
+    state.legacy_pending = []
+    after_course(state)
+    return events
+
+
+# -- steps -------------------------------------------------------------------------------------
+
+
+def ability_steps(state: GobletsState, seats: Sequence[int], timing: str) -> list[dict[str, Any]]:
+    """An ``ability`` step for each seat (in order) holding a usable card of ``timing``."""
+    steps = []
+    for seat in seats:
+        card = state.active_card(seat)
+        if card is None or card.timing != timing or not card.is_active:
+            continue
+        if card.once_per_course and [seat, card.name] in state.used_course:
+            continue
+        steps.append(step(seat, "ability", state.place_index(seat), timing=timing))
+    return steps
+
+
+def _bonus(state: GobletsState, seat: int, effect: str) -> int:
+    card = state.active_card(seat)
+    return 1 if card is not None and card.effect == effect else 0
+
+
+def start_turns(state: GobletsState) -> None:
+    """ "Starting with the player to the Host's left, each player in turn" acts."""
+    state.stage = "turns"
+    start_turn(state, (state.place_index(state.host) + 1) % len(state.places))
+
+
+def start_turn(state: GobletsState, index: int) -> None:
+    """The regular turn of place ``index``: its steps, and whether it may Toast."""
+    place = state.places[index]
+    state.turn_place = index
+    state.turn_number += 1
+    state.no_wine_at_start = state.screens[index].get(Token.WINE.value, 0) == 0
+    if place["winetaster"] is None:
+        seat = place["seats"][0]
+        state.steps = [step(seat, "turn", index, 2 + _bonus(state, seat, "extra_action"))]
+        return
+    taster, noble = place["winetaster"], place["noble"]
+    # The Noble is always asked first, so the table cannot tell whether the pair has Wine left.
+    steps = [step(noble, "toast_option", index)]
+    steps.append(step(taster, "turn", index, 1, no_toast=True))
+    extra = _bonus(state, noble, "extra_action")
+    steps.append(step(noble, "turn", index, 1 + extra, no_toast=True, no_peek=True))
+    state.steps = steps
+
+
+def end_step(state: GobletsState) -> list[Event]:
+    """The current step is done: go on to the next one (or the next part of the Course)."""
+    state.last_actor = state.steps[0]["seat"]
+    state.steps.pop(0)
+    state.taken = 0
+    state.used_step = []
+    if state.steps:
+        return []
+    if state.stage == "course_start":
+        start_turns(state)
+    elif state.stage == "turns":
+        assert state.turn_place is not None
+        start_turn(state, (state.turn_place + 1) % len(state.places))
+    elif state.stage == "toast":
+        start_before_drinking(state)
+    return []
+
+
+def call_toast(state: GobletsState, seat: int) -> list[Event]:
+    """ "Call the Toast! The Course ends immediately": the Toast Phase begins."""
+    state.toast_caller = seat
+    state.stage = "toast"
+    state.turn_number += 1
+    caller_place = state.place_index(seat)
+    n = len(state.places)
+    steps = []
+    for offset in range(1, n + 1):
+        index = (caller_place + offset) % n
+        place = state.places[index]
+        if place["winetaster"] is None:
+            single = place["seats"][0]
+            limit = 1 + _bonus(state, single, "extra_toast_action")
+            steps.append(step(single, "final", index, limit))
+        else:
+            noble = place["noble"]
+            steps.append(step(place["winetaster"], "free_peek", index))
+            limit = 1 + _bonus(state, noble, "extra_toast_action")
+            steps.append(step(noble, "final", index, limit, no_peek=True))
+    state.steps = steps
+    return [{"event": "toast_called", "seat": seat}]
+
+
+def start_before_drinking(state: GobletsState) -> None:
+    """Before-Drinking abilities from the Toast Caller's left, then the reveal."""
+    assert state.toast_caller is not None
+    players = state.opts.players
+    order = [(state.toast_caller + 1 + i) % players for i in range(players)]
+    state.stage = "before_drinking"
+    state.steps = ability_steps(state, order, "before_drinking")
+    caller = state.toast_caller
+    state.steps.append(step(caller, "reveal", state.place_index(caller)))
+
+
+# -- the reveal, scoring and the end -------------------------------------------------------------
+
+
+def do_reveal(state: GobletsState) -> list[Event]:
+    """Reveal every Goblet, score the Toast, discard the screens (rulebook, The Toast)."""
+    opts = state.opts
+    ids = list(opts.houses)
+    targets = {ids[i]: state.targets[i] for i in range(len(ids))}
+    goblets = {ids[i]: state.contents_at(i) for i in range(len(ids))}
+    overrides = {}
+    for index, place in enumerate(state.places):
+        card = state.active_card(lead(place))
+        if card is not None and card.override is not None:
+            overrides[ids[index]] = card.override
+    scores = score_toast(ids, targets, goblets, rules=opts.token_rules, overrides=overrides)
+    gained = [0] * opts.players
+    places = []
+    for index, place in enumerate(state.places):
+        score = scores[ids[index]]
+        for seat in place["seats"]:
+            if seat == place["winetaster"] and state.wt_cards[seat] == "traitor":
+                gained[seat] = traitor_vp(score.poisoned)
+            else:  # the player, the Noble, or a Loyal Winetaster ("the same number of VPs")
+                gained[seat] = score.vp
+        places.append(
+            {
+                "place": index,
+                "house": ids[index],
+                "seats": list(place["seats"]),
+                "ring": state.ring_at(index),
+                "contents": goblets[ids[index]],
+                "target": targets[ids[index]],
+                "poisoned": score.poisoned,
+                "survived": score.survived,
+                "target_poisoned": score.target_poisoned,
+                "most_wine": score.most_wine,
+            }
+        )
+    state.vp = [a + b for a, b in zip(state.vp, gained, strict=True)]
+    result = {"course": state.course, "toast_caller": state.toast_caller, "places": places}
+    state.results.append({**result, "vp": gained})
+    for screen in state.screens:  # "discard any tokens they still have behind their screens"
+        empty_into(screen, state.discarded)
+    for goblet in state.goblets:
+        empty_into(goblet, state.discarded)
+    state.steps = []
+    state.stage = "scored"
+    events: list[Event] = [{"event": "revealed", **result}]
+    if opts.hidden_vp:  # "Keep your VPs hidden behind your screen."
+        events.extend(
+            {"event": "scored", "course": state.course, "to": seat, "vp": vp}
+            for seat, vp in enumerate(gained)
+        )
+    else:
+        events.append({"event": "scored", "course": state.course, "vp": gained})
+    poisoned = [lead(p) for p, info in zip(state.places, places, strict=True) if info["poisoned"]]
+    state.legacy_pending = [s for s in sorted(poisoned) if state.characters[s] is not None]
+    if opts.legacy and state.legacy_pending and legacy_deck(state):
+        state.phase = "legacy_draw"
+    else:
+        state.legacy_pending = []
+        events.extend(after_course(state))
+    return events
+
+
+def after_course(state: GobletsState) -> list[Event]:
+    """The next Course (its Host the last Toast Caller) or the end of the game."""
+    assert state.toast_caller is not None
+    state.host = state.toast_caller  # "The player who most recently called a toast"
+    if state.course < state.opts.courses:
+        start_course(state)
+        return []
+    best = max(state.vp)
+    tied = [seat for seat, vp in enumerate(state.vp) if vp == best]
+    if len(tied) == 1 or state.opts.is_winetasters:
+        return finish(state, tied)
+    goblets = None if state.opts.raise_your_memory else list(state.opts.houses[: len(tied)])
+    state.shootout = Shootout.start(tied, state.toast_caller, state.opts.players, goblets)
+    state.phase = "shootout"
+    return [{"event": "shootout_started", "tied": tied}]
+
+
+def finish(state: GobletsState, winners: list[int]) -> list[Event]:
+    """ "the player with the most Victory Points is the winner!" """
+    state.winners = list(winners)
+    state.phase = "over"
+    state.steps = []
+    return [{"event": "game_over", "vp": list(state.vp), "winners": list(winners)}]
+
+
+def shootout_to_move(state: GobletsState) -> Any:
+    """The shoot-out's actor (CHANCE for the Host's pour)."""
+    return state.shootout.to_move()
+
+
+def shootout_legal(state: GobletsState) -> list[Action]:
+    """The shoot-out's legal choices."""
+    return state.shootout.legal_actions()
+
+
+def shootout_apply(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
+    """Delegate to the shoot-out; its end ends the game."""
+    events = [{"event": e.get("type"), **e} for e in state.shootout.apply(action, mode)]
+    if state.shootout.is_over():
+        events.extend(finish(state, state.shootout.winners()))
+    return events
