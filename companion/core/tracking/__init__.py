@@ -1,0 +1,19 @@
+"""The goblet tracker: per-seat reader snapshots in, table events out (pure).
+
+Modules, one idea each:
+
+- :mod:`.config`: :class:`TrackerConfig`, the debounce thresholds with documented defaults.
+- :mod:`.evidence`: :class:`SeatWindow`, the recent snapshots of one seat and the statistics the
+  tracker judges presence and absence by.
+- :mod:`.moves`: naming a change of layout (one ``rotate``, one ``swap``, or plain ``move`` events).
+- :mod:`.tracker`: :class:`Tracker`, which follows every Goblet and every poured token.
+
+The events are JSON-able dicts, exactly those ``companion track`` prints (see
+:mod:`companion.core.tracking.tracker` for the list).
+"""
+
+from companion.core.tracking.config import TrackerConfig
+from companion.core.tracking.moves import classify
+from companion.core.tracking.tracker import Tracker
+
+__all__ = ["Tracker", "TrackerConfig", "classify"]

@@ -1,0 +1,72 @@
+"""The tracker's debounce thresholds, with the reasoning behind each default.
+
+The defaults assume readers reporting about 10 snapshots per second per seat, tags missed up to
+about half the time in a full Goblet, and a neighbour's tag heard a few times in a hundred
+snapshots (DESIGN.md, sensing facts). Times are seconds on the observations' clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from companion.core.errors import MalformedInput
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """Debounce thresholds of :class:`companion.core.tracking.Tracker`.
+
+    - ``window`` (1.0 s): the span of recent snapshots over which a Goblet's presence at a seat
+      is judged.
+    - ``present_ratio`` (0.15): a Goblet is at a seat when, over ``window``, the mean fraction of
+      its tags read there is at least this. A neighbour's tags crosstalk at a few percent; a
+      Goblet standing on the reader is read at 40-100%.
+    - ``present_hits`` (2): ... and at least this many snapshots in ``window`` saw one of its tags.
+    - ``absent_after`` (0.7 s): a Goblet has left its seat (lifted) when none of its tags was
+      read there for this long ...
+    - ``absent_snapshots`` (5): ... over at least this many snapshots of that seat (a silent or
+      offline reader proves nothing).
+    - ``settle`` (0.5 s): a new layout (every seat holding exactly one Goblet) is believed once
+      it has not changed for this long; the move that led to it is reported then.
+    - ``pour_hits`` (3): a new token is in a Goblet once read this many times at the seat of that
+      Goblet ...
+    - ``pour_dominance`` (3.0): ... and at least this many times as often as at any other Goblet
+      (its crosstalk into a neighbour).
+    - ``conflict_after`` (10.0 s): a table that cannot be read as one Goblet per seat for this long
+      without any change raises a ``conflict`` for the Host.
+    - ``keep`` (3.0 s): how much history each seat keeps (at least ``window`` and
+      ``absent_after``).
+    """
+
+    window: float = 1.0
+    present_ratio: float = 0.15
+    present_hits: int = 2
+    absent_after: float = 0.7
+    absent_snapshots: int = 5
+    settle: float = 0.5
+    pour_hits: int = 3
+    pour_dominance: float = 3.0
+    conflict_after: float = 10.0
+    keep: float = 3.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise MalformedInput(f"must be a positive number, got {value!r}", field=f.name)
+        if self.keep < max(self.window, self.absent_after):
+            raise MalformedInput("must be at least window and absent_after", field="keep")
+
+    @staticmethod
+    def from_json(data: Any) -> TrackerConfig:
+        """Parse ``{name: number}``; unknown names and bad values raise MalformedInput."""
+        if data is None:
+            return TrackerConfig()
+        if not isinstance(data, dict):
+            raise MalformedInput("must be an object of thresholds", field="tracker")
+        known = {f.name for f in fields(TrackerConfig)}
+        for key in data:
+            if key not in known:
+                raise MalformedInput(f"unknown threshold (known: {sorted(known)})", field=key)
+        return TrackerConfig(**data)

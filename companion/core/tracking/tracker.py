@@ -1,0 +1,440 @@
+"""The goblet tracker: which Goblet stands at which seat, and what was poured into each.
+
+Snapshots in (:class:`~companion.core.observations.Observation`, one seat's full set of tags at
+time ``t``), table events out. Time comes only from the observations (and :meth:`Tracker.advance`);
+the tracker reads no clock.
+
+How it reads the table:
+
+- Every tag belongs to one Goblet: a Coaster ring by the registry, a token from the moment it is
+  judged poured. A Goblet is therefore seen through its ring *and* its tokens, and where rings are
+  unread or absent (Raise Your Memory: "remove the Coaster rings from the Goblets") it is followed
+  by the tokens inside it alone.
+- A Goblet is *at* a seat when, over the last ``window`` seconds, a good fraction of its tags was
+  read there (a neighbour's crosstalk is a few percent), and more than at the seat believed so
+  far. It has *left* its seat (lifted) when none of its tags was read there for ``absent_after``
+  seconds over several snapshots: missed reads never empty a seat on their own.
+- Tokens are conserved: a token that stops being read stays in its Goblet until the Goblet is
+  emptied (:meth:`Tracker.empty_goblets`, the reveal).
+- A layout (every seat holding exactly one Goblet) that has held for ``settle`` seconds is
+  believed. The difference from the previous believed layout is reported as ONE event however it
+  was done by hand (see :mod:`companion.core.tracking.moves`); a Goblet that left its seat and
+  came back to it is a ``lift`` (a probable Peek).
+- Pours confirmed while the table is moving are held back and reported before or after the move
+  by when the token was first read, so "the pours into each goblet between two moves" are exact.
+
+Events (``t`` is the time of the observation that decided them):
+
+- ``{"t", "event": "layout", "seats": {"0": NAME, ...}}``: the first believed layout, and the one
+  after a Host fix.
+- ``{"t", "event": "pour", "goblet", "token", "uid"}``.
+- ``{"t", "event": "rotate", "direction": "clockwise" | "counterclockwise"}``.
+- ``{"t", "event": "swap", "seats": [a, b]}``.
+- ``{"t", "event": "move", "goblet", "from", "to"}``: a change that is no single Rotate or Swap.
+- ``{"t", "event": "lift", "goblet", "seat"}``: lifted and put back (a probable Peek).
+- ``{"t", "event": "conflict", "reason", "seats": {"0": [NAME, ...], ...}, "missing": [...]}``:
+  the table cannot be read as one Goblet per seat; the Host is asked to fix the layout.
+- ``{"t", "event": "fixed", "seats": {...}}``: a Host correction was applied.
+- ``{"t", "event": "unknown_tag", "uid", "seat"}``: once per UID nobody enrolled.
+- ``{"t", "event": "offline" | "online", "node", "seats": [...]}``: reader node availability.
+- ``{"t", "event": "emptied", "goblet", "tokens": {KIND: count}}``: a Goblet emptied at the reveal.
+- :meth:`Tracker.state`: ``{"event": "state", "seats": {...}, "goblets": {NAME: {KIND: n}}}``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tokens import Token
+from companion.core.observations import Observation
+from companion.core.tags import Ring, TagRegistry, check_name
+from companion.core.tracking.config import TrackerConfig
+from companion.core.tracking.evidence import SeatWindow
+from companion.core.tracking.moves import classify
+
+Event = dict[str, Any]
+
+
+@dataclass
+class _Pour:
+    """A token read but not yet judged to be in a Goblet: its reads per Goblet."""
+
+    first_seen: float
+    credits: dict[str, int] = field(default_factory=dict)
+
+
+class Tracker:
+    """Follows the Goblets on a table of ``seats`` seats (see the module docstring).
+
+    ``initial_layout`` (seat -> Goblet name) is the table at the start of the Course ("Each
+    player should take the Goblet with the Coaster ring that matches their House"); it is needed
+    where Goblets cannot be seen before the initial pour (Raise Your Memory). Without it the first
+    layout read from the rings is reported as a ``layout`` event.
+    """
+
+    def __init__(
+        self,
+        registry: TagRegistry,
+        seats: int,
+        config: TrackerConfig | None = None,
+        initial_layout: Mapping[int, str] | None = None,
+    ) -> None:
+        if isinstance(seats, bool) or not isinstance(seats, int) or seats < 2:
+            raise MalformedInput(f"must be an integer >= 2, got {seats!r}", field="seats")
+        self.registry = registry
+        self.seats = seats
+        self.config = config or TrackerConfig()
+        self._windows = [SeatWindow(self.config.keep) for _ in range(seats)]
+        self._contents: dict[str, dict[str, Token]] = {}
+        self._tags: dict[str, set[str]] = {}
+        self._owner: dict[str, str] = {}
+        self._loc: dict[str, int | None] = {}
+        self._pinned: set[str] = set()
+        self._last_hit: dict[tuple[str, int], tuple[float, int]] = {}
+        self._displaced: set[str] = set()
+        self._flux_start: float | None = None
+        self._last_change: float | None = None
+        self._settled: dict[int, str] | None = None
+        self._rebase = True
+        self._force = False
+        self._pending: dict[str, _Pour] = {}
+        self._held: list[tuple[float, Event]] = []
+        self._unknown: set[str] = set()
+        self._conflict_open = False
+        self._now: float | None = None
+        self._seat_node: dict[int, str] = {}
+        if initial_layout is not None:
+            layout = self._check_layout(initial_layout)
+            for seat, goblet in layout.items():
+                self._join(goblet)
+                self._loc[goblet] = seat
+                self._pinned.add(goblet)
+            if len(layout) == seats:
+                self._settled = dict(layout)
+                self._rebase = False
+
+    # ----------------------------------------------------------------- inputs
+
+    def observe(self, obs: Observation) -> list[Event]:
+        """Take one seat's snapshot; returns the events it decided (often none).
+
+        A snapshot older than the last one of its seat is stale and ignored (snapshots are
+        idempotent: the newer one already says everything).
+        """
+        if not isinstance(obs, Observation):
+            raise MalformedInput(f"not an observation: {obs!r}", field="observation")
+        seat = obs.seat
+        if not 0 <= seat < self.seats:
+            raise MalformedInput(f"must be 0..{self.seats - 1}, got {seat}", field="seat")
+        window = self._windows[seat]
+        if window.last_t is not None and obs.t < window.last_t:
+            return []
+        self._tick(obs.t)
+        window.add(obs.t, obs.tags)
+        if obs.node is not None:
+            self._seat_node[seat] = obs.node
+        events: list[Event] = []
+        hit: set[str] = set()
+        fresh: list[tuple[str, Token]] = []
+        for uid in sorted(obs.tags):
+            tag = self.registry.lookup(uid)
+            if tag is None:
+                if uid not in self._unknown:
+                    self._unknown.add(uid)
+                    events.append(self._event("unknown_tag", uid=uid, seat=seat))
+            elif isinstance(tag, Ring):
+                self._join(tag.goblet)
+                hit.add(tag.goblet)
+            elif uid in self._owner:
+                hit.add(self._owner[uid])
+            else:
+                fresh.append((uid, tag.token))
+        for goblet in hit:
+            self._last_hit[(goblet, seat)] = (obs.t, window.count)
+            self._pinned.discard(goblet)
+        for goblet in sorted(hit | set(self._at(seat))):
+            self._update(goblet, seat, goblet in hit)
+        for uid, kind in fresh:
+            self._credit(uid, kind, seat, events)
+        events.extend(self._check())
+        return events
+
+    def advance(self, t: float) -> list[Event]:
+        """Let time pass to ``t`` without a snapshot (closes the ``settle`` window at the end)."""
+        self._tick(t)
+        return self._check()
+
+    def node_status(
+        self, node: str, online: bool, t: float, seats: Iterable[int] | None = None
+    ) -> list[Event]:
+        """A reader node went offline (its Last Will) or came back; ``seats`` it serves if known.
+
+        While a node is silent its seats keep their Goblets: absence is only concluded from
+        snapshots that do arrive.
+        """
+        self._tick(t)
+        served = (
+            sorted(set(seats))
+            if seats is not None
+            else sorted(s for s, n in self._seat_node.items() if n == node)
+        )
+        event = self._event("online" if online else "offline", node=str(node), seats=served)
+        return [event, *self._check()]
+
+    def fix_layout(self, layout: Mapping[Any, str], t: float | None = None) -> list[Event]:
+        """The Host's correction ``seat -> Goblet`` ("fix layout"), believed over the sensors.
+
+        A fixed Goblet stays where the Host put it until one of its tags is read elsewhere; a
+        Goblet displaced by the fix is looked for again. When the table is then complete the new
+        layout is reported as a ``layout`` event (no move is inferred across a fix).
+        """
+        fixed = self._check_layout(layout)
+        if t is not None:
+            self._tick(t)
+        for seat, goblet in fixed.items():
+            self._join(goblet)
+            for other in self._at(seat):
+                if other != goblet:
+                    self._loc[other] = None
+                    self._pinned.discard(other)
+            self._loc[goblet] = seat
+            self._pinned.add(goblet)
+        self._last_change = self._now
+        self._rebase = True
+        self._force = True
+        self._conflict_open = False
+        seats = {str(seat): goblet for seat, goblet in sorted(fixed.items())}
+        return [self._event("fixed", seats=seats), *self._check()]
+
+    def empty_goblets(
+        self, goblets: Iterable[str] | None = None, t: float | None = None
+    ) -> list[Event]:
+        """Empty Goblets at the reveal (all of them by default): their tokens leave them.
+
+        Rulebook, The Toast: "each player takes the Goblet in front of them ... and reveals its
+        contents". A Goblet left with no tag at all cannot be read any more and stays put.
+        """
+        if t is not None:
+            self._tick(t)
+        names = sorted(self._contents) if goblets is None else list(goblets)
+        for name in names:
+            if name not in self._contents:
+                raise MalformedInput(f"unknown goblet {name!r}", field="goblets")
+        events = []
+        for name in names:
+            counts = _counts(self._contents[name].values())
+            for uid in self._contents[name]:
+                self._owner.pop(uid, None)
+                self._tags[name].discard(uid)
+            self._contents[name] = {}
+            if not self._tags[name]:
+                self._pinned.add(name)
+            events.append(self._event("emptied", goblet=name, tokens=counts))
+        return events
+
+    # ----------------------------------------------------------------- reading
+
+    def state(self) -> Event:
+        """``{"event": "state", "seats": {"0": NAME | None, ...}, "goblets": {NAME: {KIND: n}}}``.
+
+        Seats are the last believed layout (the current reading before the first one).
+        """
+        layout = self._settled if self._settled is not None else self._current()
+        return {
+            "event": "state",
+            "seats": {str(s): layout.get(s) for s in range(self.seats)},
+            "goblets": {g: _counts(self._contents[g].values()) for g in sorted(self._contents)},
+        }
+
+    def layout(self) -> dict[int, str] | None:
+        """The last believed layout (seat -> Goblet), or ``None`` before the first."""
+        return None if self._settled is None else dict(self._settled)
+
+    def contents(self, goblet: str) -> dict[str, int]:
+        """What ``goblet`` holds: token kind -> count (kinds it does not hold are left out)."""
+        if goblet not in self._contents:
+            raise MalformedInput(f"unknown goblet {goblet!r}", field="goblet")
+        return _counts(self._contents[goblet].values())
+
+    def location(self, goblet: str) -> int | None:
+        """The seat ``goblet`` is read at now, ``None`` while it is in the air or unknown."""
+        return self._loc.get(goblet)
+
+    # ----------------------------------------------------------------- internals
+
+    def _event(self, kind: str, **data: Any) -> Event:
+        return {"t": self._now, "event": kind, **data}
+
+    def _tick(self, t: float) -> None:
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+            raise MalformedInput(f"must be a finite number of seconds, got {t!r}", field="t")
+        if self._now is None or t > self._now:
+            self._now = float(t)
+        if self._last_change is None:
+            self._last_change = self._now
+
+    def _join(self, goblet: str) -> None:
+        if goblet not in self._contents:
+            self._contents[goblet] = {}
+            self._tags[goblet] = set(self.registry.rings_of(goblet))
+            self._loc[goblet] = None
+
+    def _at(self, seat: int) -> list[str]:
+        return [g for g, s in self._loc.items() if s == seat]
+
+    def _set_loc(self, goblet: str, seat: int | None) -> None:
+        self._loc[goblet] = seat
+        self._displaced.add(goblet)
+        self._last_change = self._now
+        if self._flux_start is None:
+            self._flux_start = self._now
+        self._conflict_open = False
+
+    def _update(self, goblet: str, seat: int, hit: bool) -> None:
+        """Re-judge where ``goblet`` is after a snapshot of ``seat``."""
+        cfg = self.config
+        now = self._now
+        assert now is not None
+        window = self._windows[seat]
+        current = self._loc[goblet]
+        if current == seat:
+            if hit or goblet in self._pinned or not self._tags[goblet]:
+                return
+            t_hit, n_hit = self._last_hit.get((goblet, seat), (-math.inf, 0))
+            if now - t_hit >= cfg.absent_after and window.count - n_hit >= cfg.absent_snapshots:
+                self._set_loc(goblet, None)
+            return
+        if not hit:
+            return
+        ratio, hits = window.presence(self._tags[goblet], now - cfg.window)
+        if hits < cfg.present_hits or ratio < cfg.present_ratio:
+            return
+        if current is not None and goblet not in self._pinned:
+            here, _ = self._windows[current].presence(self._tags[goblet], now - cfg.window)
+            if here >= ratio:
+                return
+        self._set_loc(goblet, seat)
+
+    def _credit(self, uid: str, kind: Token, seat: int, events: list[Event]) -> None:
+        """Count a read of a token in no Goblet yet; judge it poured once the reads agree."""
+        assert self._now is not None
+        pour = self._pending.setdefault(uid, _Pour(first_seen=self._now))
+        here = self._at(seat)
+        if len(here) != 1:
+            return
+        goblet = here[0]
+        pour.credits[goblet] = pour.credits.get(goblet, 0) + 1
+        best = pour.credits[goblet]
+        rival = max((c for g, c in pour.credits.items() if g != goblet), default=0)
+        if best < self.config.pour_hits or best < self.config.pour_dominance * rival:
+            return
+        del self._pending[uid]
+        self._owner[uid] = goblet
+        self._contents[goblet][uid] = kind
+        self._tags[goblet].add(uid)
+        self._last_hit[(goblet, seat)] = (self._now, self._windows[seat].count)
+        event = self._event("pour", goblet=goblet, token=kind.value, uid=uid)
+        if self._is_calm():
+            events.append(event)
+        else:
+            self._held.append((pour.first_seen, event))
+
+    def _is_calm(self) -> bool:
+        return self._settled is not None and not self._rebase and self._flux_start is None
+
+    def _current(self) -> dict[int, str]:
+        return {s: g for g, s in sorted(self._loc.items()) if s is not None}
+
+    def _complete(self) -> dict[int, str] | None:
+        """The current reading if it is one Goblet per seat, every Goblet on a seat, else None."""
+        layout = self._current()
+        if len(layout) != self.seats or len(self._loc) != self.seats:
+            return None
+        if any(s is None for s in self._loc.values()):
+            return None
+        return layout
+
+    def _check(self) -> list[Event]:
+        """Believe a layout that has settled, or raise a conflict for one that cannot."""
+        if self._is_calm() and not self._held:
+            return []
+        now = self._now
+        assert now is not None and self._last_change is not None
+        layout = self._complete()
+        if layout is None:
+            if not self._conflict_open and now - self._last_change >= self.config.conflict_after:
+                self._conflict_open = True
+                return [self._conflict()]
+            return []
+        if not self._force and now - self._last_change < self.config.settle:
+            return []
+        events: list[Event] = []
+        held = sorted(self._held, key=lambda item: item[0])
+        if self._rebase or self._settled is None:
+            seats = {str(s): g for s, g in sorted(layout.items())}
+            events.append(self._event("layout", seats=seats))
+            events.extend(event for _, event in held)
+        else:
+            start = self._flux_start
+            before = [e for first, e in held if start is None or first < start]
+            after = [e for first, e in held if start is not None and first >= start]
+            lifts = [
+                self._event("lift", goblet=g, seat=self._loc[g])
+                for g in sorted(self._displaced, key=lambda g: self._loc[g] or 0)
+                if self._settled.get(self._loc[g] or 0) == g
+            ]
+            moves = [{"t": now, **m} for m in classify(self._settled, layout, self.seats)]
+            events.extend([*before, *lifts, *moves, *after])
+        self._settled = layout
+        self._displaced.clear()
+        self._flux_start = None
+        self._held = []
+        self._rebase = False
+        self._force = False
+        self._conflict_open = False
+        return events
+
+    def _conflict(self) -> Event:
+        seats: dict[str, list[str]] = {str(s): [] for s in range(self.seats)}
+        for goblet, seat in sorted(self._loc.items()):
+            if seat is not None:
+                seats[str(seat)].append(goblet)
+        missing = sorted(g for g, s in self._loc.items() if s is None)
+        reasons = [f"seat {s} holds no goblet" for s, gs in seats.items() if not gs]
+        reasons += [f"seat {s} holds {len(gs)} goblets" for s, gs in seats.items() if len(gs) > 1]
+        reasons += [f"goblet {g} is not read at any seat" for g in missing]
+        if len(self._loc) > self.seats:
+            reasons.append(f"{len(self._loc)} goblets on a table of {self.seats} seats")
+        return self._event(
+            "conflict",
+            reason="; ".join(reasons) or "layout cannot be explained",
+            seats=seats,
+            missing=missing,
+        )
+
+    def _check_layout(self, layout: Mapping[Any, str]) -> dict[int, str]:
+        if not isinstance(layout, Mapping):
+            raise MalformedInput("must be an object of seat -> goblet", field="layout")
+        result: dict[int, str] = {}
+        for key, goblet in layout.items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise MalformedInput(f"not a seat index: {key!r}", field="layout") from None
+            if isinstance(key, bool) or not 0 <= seat < self.seats:
+                raise MalformedInput(f"seat must be 0..{self.seats - 1}", field=f"layout.{key}")
+            name = check_name(goblet, f"layout.{key}")
+            if name in result.values():
+                raise MalformedInput(f"goblet {name!r} at two seats", field=f"layout.{key}")
+            result[seat] = name
+        return result
+
+
+def _counts(kinds: Iterable[Token]) -> dict[str, int]:
+    """Token kind -> count, in the rulebook's order of kinds, kinds with no token left out."""
+    listed = list(kinds)
+    return {t.value: listed.count(t) for t in Token if t in listed}
