@@ -13,7 +13,7 @@ victory."
 
 The 4-6 player engine dispatches here: :func:`new_russian_state` builds the initial state.
 
-Options (all optional; unknown keys are MalformedInput naming ``options.<key>``):
+Options (all optional; unknown keys are MalformedInput naming the key):
 
 * ``variant``: ``"russian_goblette"`` (the only value accepted here).
 * ``players``: 2 or 3 (default 2). Seats are 0-based, clockwise.

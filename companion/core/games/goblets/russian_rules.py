@@ -89,24 +89,24 @@ def _int(value: Any, field: str, low: int, high: int) -> int:
 
 
 def parse_options(options: Mapping[str, Any]) -> RussianOptions:
-    """Validate game options; unknown keys and bad values raise MalformedInput (``options.key``)."""
+    """Validate game options; unknown keys and bad values raise MalformedInput naming the key, like the 4-12 player options."""
     if not isinstance(options, Mapping):
         raise MalformedInput(f"must be an object, got {options!r}", field="options")
     for key in options:
         if key not in OPTION_KEYS:
             known = ", ".join(OPTION_KEYS)
-            raise MalformedInput(f"unknown option (known: {known})", field=f"options.{key}")
+            raise MalformedInput(f"unknown option (known: {known})", field=key)
     variant = options.get("variant", VARIANT)
     if variant != VARIANT:
-        raise MalformedInput(f"must be {VARIANT!r}, got {variant!r}", field="options.variant")
+        raise MalformedInput(f"must be {VARIANT!r}, got {variant!r}", field="variant")
     # "Russian Goblette (2 and 3 players)"
-    players = _int(options.get("players", 2), "options.players", 2, 3)
-    host = _int(options.get("host", 0), "options.host", 0, players - 1)
+    players = _int(options.get("players", 2), "players", 2, 3)
+    host = _int(options.get("host", 0), "host", 0, players - 1)
     peek = options.get("peek", "any")
     if peek not in PEEK_CHOICES:
-        raise MalformedInput(f"must be one of {PEEK_CHOICES}, got {peek!r}", field="options.peek")
-    vp_to_win = _int(options.get("vp_to_win", 3), "options.vp_to_win", 1, 10)
-    token_rules = TokenRules.from_json(options.get("token_rules"), "options.token_rules")
+        raise MalformedInput(f"must be one of {PEEK_CHOICES}, got {peek!r}", field="peek")
+    vp_to_win = _int(options.get("vp_to_win", 3), "vp_to_win", 1, 10)
+    token_rules = TokenRules.from_json(options.get("token_rules"), "token_rules")
     return RussianOptions(players, host, str(peek), vp_to_win, token_rules)
 
 
