@@ -89,7 +89,10 @@ def _int(value: Any, field: str, low: int, high: int) -> int:
 
 
 def parse_options(options: Mapping[str, Any]) -> RussianOptions:
-    """Validate game options; unknown keys and bad values raise MalformedInput naming the key, like the 4-12 player options."""
+    """Validate game options; unknown keys and bad values raise MalformedInput naming the key.
+
+    Fields are bare option names (``players``, ``peek``), like the 4-12 player options.
+    """
     if not isinstance(options, Mapping):
         raise MalformedInput(f"must be an object, got {options!r}", field="options")
     for key in options:
