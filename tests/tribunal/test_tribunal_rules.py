@@ -6,11 +6,12 @@ import json
 import random
 
 import pytest
-from tribunal_helpers import end, judge, positions, start, tap
+from tribunal_helpers import deck_with, end, judge, positions, start, tap
 
 from companion.core import registry
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, HOST, PUBLIC, Viewer
+from companion.core.games.tribunal.state import ACTION_TYPES
 from companion.core.journal import Journal, replay
 
 
@@ -409,3 +410,31 @@ def test_an_empty_bag_lets_the_chosen_verdict_stand():
     state.board.red = state.board.white = 0
     judge(state, "not_guilty")
     assert state.judgment == "not_guilty" and state.phase == "sentence"
+
+
+JUNK_VALUES = [None, 0, -1, 99, True, "", "red", "guilty", [], ["x"], {}, {"a": 1}, 2.5]
+
+
+def test_junk_actions_raise_typed_errors_and_change_nothing():
+    """Bad input gets a typed error naming the field or the rule, never a crash."""
+    rng = random.Random(8)
+    journal = Journal("tribunal", {"deck": deck_with()})
+    state, _ = replay(journal)
+    checked = 0
+    while not state.is_over() and checked < 3000:
+        before = json.dumps(view(state))
+        for _ in range(10):
+            action = {"type": rng.choice([*ACTION_TYPES, "nope", 3])}
+            for key in rng.sample(["verdict", "cube", "card", "case", "effect", "n", "deck"], 3):
+                action[key] = rng.choice(JUNK_VALUES)
+            if action in state.legal_actions():
+                continue
+            with pytest.raises((IllegalAction, MalformedInput)):
+                state.apply(action)
+            assert json.dumps(view(state)) == before
+            checked += 1
+        if state.to_move() is CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 100

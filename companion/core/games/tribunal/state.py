@@ -42,17 +42,19 @@ from companion.core.games.tribunal.pool import (
 from companion.core.games.tribunal.view import build_view
 
 PLAYER = 0
-ACTION_TYPES = (
-    "shuffle",
-    "hear",
-    "name_card",
-    "verdict",
-    "draw",
-    "sentence",
-    "effect",
-    "undo",
-    "end_sentence",
-)
+ACTIONS = {
+    "shuffle": ("shuffle", ("set_aside", "deck")),
+    "hear": ("hear", ()),
+    "name_card": ("verdict", ("case", "card")),
+    "verdict": ("verdict", ("verdict",)),
+    "draw": ("draw", ("cube",)),
+    "sentence": ("choose", ("card",)),
+    "effect": ("sentence", ("effect", "n")),
+    "undo": ("sentence", ()),
+    "end_sentence": ("sentence", ()),
+}
+"""Each action type: the phase it belongs to and the fields it may carry."""
+ACTION_TYPES = tuple(ACTIONS)
 TURN_OVER = "turn the Accused Card over and carry out the effects ... in order"
 
 
@@ -163,7 +165,9 @@ class TribunalState(GameState):
             return []
         alternatives = [{"type": "shuffle", "set_aside": aside, "deck": deck[::-1]}]
         alternatives.append({"type": "shuffle", "set_aside": aside, "deck": deck[1:] + deck[:1]})
-        red = next((i for i, name in enumerate(deck) if self.cards[name].colour == "red"), None)
+        cards = self.cards
+        reds = [i for i, name in enumerate(deck) if name in cards and cards[name].colour == "red"]
+        red = reds[0] if reds else None
         if red is not None:
             swapped_deck, swapped_aside = list(deck), list(aside)
             swapped_deck[red], swapped_aside[0] = aside[0], deck[red]
@@ -201,18 +205,11 @@ class TribunalState(GameState):
         kind = action.get("type")
         if kind not in ACTION_TYPES:
             raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
-        expected = {
-            "shuffle": ("shuffle",),
-            "hear": ("hear",),
-            "name_card": ("verdict",),
-            "verdict": ("verdict",),
-            "draw": ("draw",),
-            "sentence": ("choose",),
-            "effect": ("sentence",),
-            "undo": ("sentence",),
-            "end_sentence": ("sentence",),
-        }[kind]
-        if self.phase not in expected:
+        phase, fields = ACTIONS[kind]
+        for key in action:
+            if key not in ("type", *fields):
+                raise MalformedInput(f"a {kind} action has no field {key!r}", field=f"action.{key}")
+        if self.phase != phase:
             raise IllegalAction(
                 f"{kind} is not possible now (the game is at {self.phase})",
                 rule=f"the order of play: {self.phase} comes first",
@@ -223,8 +220,13 @@ class TribunalState(GameState):
 
     def _shuffle(self, action: Action) -> list[Event]:
         aside, deck = action.get("set_aside"), action.get("deck")
-        if not isinstance(aside, list) or not isinstance(deck, list):
-            raise MalformedInput("a shuffle has lists set_aside and deck", field="action")
+        if not all(
+            isinstance(pile, list) and all(isinstance(name, str) for name in pile)
+            for pile in (aside, deck)
+        ):
+            raise MalformedInput(
+                "a shuffle has lists of card names set_aside and deck", field="action"
+            )
         reds = {n for n, c in self.cards.items() if c.colour == "red"}
         if (
             len(aside) != SET_ASIDE
@@ -284,7 +286,7 @@ class TribunalState(GameState):
     def _draw(self, action: Action) -> list[Event]:
         cube = action.get("cube")
         if cube not in COLOURS:
-            raise MalformedInput(f"a cube is red, white or blue, not {cube!r}", "action.cube")
+            raise MalformedInput(f"a cube is red, white or blue, not {cube!r}", field="action.cube")
         if self.board.pool.count(cube) == 0:
             raise IllegalAction(
                 f"no {cube} cube is in the Judgment Pool",

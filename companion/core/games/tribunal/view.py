@@ -7,6 +7,7 @@ exact fractions (as strings) and floats, for both verdicts, on the bag as it is 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from companion.core.games.tribunal.board import board_json
@@ -27,7 +28,8 @@ def _odds(state: TribunalState) -> dict[str, Any]:
         favourable = sum(
             pool.count(c) for c in ("red", "white", "blue") if matches(c, state.verdict)
         )
-        odds["second_cube_matches"] = favourable / pool.total
+        p = Fraction(favourable, pool.total)
+        odds["second_cube_matches"] = {"p": float(p), "exact": str(p)}
     return odds
 
 
