@@ -81,6 +81,7 @@ def test_neither_matching_gives_the_drawn_verdict():
 
 
 def test_bad_pools_are_malformed():
+    """A pool holds whole numbers of cubes; a verdict is Guilty or Not Guilty."""
     with pytest.raises(MalformedInput) as error:
         Pool(-1, 3)
     assert error.value.field == "red"

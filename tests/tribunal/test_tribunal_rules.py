@@ -24,7 +24,7 @@ def test_setup():
     Accused Deck." "Place 7 red cubes in the Momentum Box." "Place 4 red cubes and 3 white cubes in
     the draw bag." "Place the blue cube in the "W" space on the vine." """
     state = registry.get("tribunal").new_state({})
-    assert state.to_move() is CHANCE
+    assert state.to_move() is CHANCE and view(state)["awaiting"] == "chance"
     shuffle = state.sample_chance(random.Random(1))
     state.apply(shuffle)
     blues = [name for name in shuffle["deck"] if state.cards[name].colour == "blue"]
@@ -37,8 +37,8 @@ def test_setup():
     assert v["pool"] == {"red": 4, "white": 3, "blue": 0}
     assert v["blue_cube"] == "W"
     assert v["two_case_mode"] is False
-    assert state.to_move() == 0
-    assert state.legal_actions() == [{"type": "hear"}]
+    assert state.to_move() == 0 and v["awaiting"] == "player"
+    assert state.legal_actions() == [{"type": "hear"}] == v["legal_actions"]
 
 
 def test_a_bad_shuffle_is_refused():
@@ -108,6 +108,7 @@ def test_neither_cube_matching_gives_the_drawn_verdict():
 
 
 def test_a_cube_not_in_the_bag_cannot_be_drawn():
+    """ "you will draw two cubes (one at a time) from the judgment pool": only cubes in the bag."""
     state = start()
     judge(state, "guilty")
     with pytest.raises(IllegalAction):
@@ -305,6 +306,8 @@ def test_win_with_reputation_on_star_and_no_accused_left():
 
 
 def test_no_accused_left_without_star_loses():
+    """ "To win, you must have maximum Reputation (marked with a * on the vine) and no remaining
+    Accused Cards": the last judgment done without Reputation on * is a loss."""
     state = start()
     play_out(state)
     assert state.outcome() == {
@@ -373,6 +376,8 @@ def test_effect_buttons():
 
 
 def test_malformed_and_out_of_order_actions():
+    """ "Each turn, read the description provided on the top Accused Card ... You must then decide
+    on your verdict. After choosing a verdict, you will draw two cubes": in that order only."""
     state = start()
     with pytest.raises(MalformedInput) as error:
         state.apply({"type": "bribe"})
@@ -392,6 +397,7 @@ def test_malformed_and_out_of_order_actions():
 
 
 def test_bad_options_are_malformed():
+    """Unknown options are an error, not a silent default (DESIGN.md)."""
     new = registry.get("tribunal").new_state
     with pytest.raises(MalformedInput) as error:
         new({"vines": "default"})

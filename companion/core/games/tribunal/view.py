@@ -33,6 +33,14 @@ def _odds(state: TribunalState) -> dict[str, Any]:
     return odds
 
 
+def _awaiting(state: TribunalState) -> str | None:
+    """``"chance"`` when a shuffle or draw is due, ``"player"`` for a button, None at the end."""
+    actor = state.to_move()
+    if actor is None:
+        return None
+    return "player" if isinstance(actor, int) else "chance"
+
+
 def _case(state: TribunalState, name: str) -> dict[str, Any]:
     card = state.cards[name]
     case: dict[str, Any] = {
@@ -55,6 +63,7 @@ def build_view(state: TribunalState) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "tribunal",
         "phase": state.phase,
+        "awaiting": _awaiting(state),
         "hearing": state.hearings,
         **board_json(state.board, state.options.vine),
         "odds": _odds(state),
