@@ -444,3 +444,12 @@ def test_junk_actions_raise_typed_errors_and_change_nothing():
         else:
             state.apply(rng.choice(state.legal_actions()))
     assert checked > 100
+
+
+def test_clone_is_independent():
+    state = start()
+    judge(state, "guilty", "red")
+    copy = state.clone()
+    tap(copy, "momentum", 2)
+    assert state.board.box == 7 and copy.board.box == 5
+    assert copy.options is state.options

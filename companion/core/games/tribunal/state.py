@@ -176,6 +176,10 @@ class TribunalState(GameState):
             )
         return [a for a in alternatives if a != action]
 
+    def clone(self) -> TribunalState:
+        """An independent copy; the validated options (immutable) are shared, not copied."""
+        return copy.deepcopy(self, {id(self.options): self.options})
+
     def reveals_hidden(self, action: Action) -> bool:
         """Hearing a case turns up the top card(s) of the secret deck."""
         return action.get("type") == "hear" and self.phase == "hear"
