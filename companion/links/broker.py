@@ -9,6 +9,8 @@ accepts connections, and can stop and restart it on the same port (a broker rest
 from __future__ import annotations
 
 import contextlib
+import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -33,7 +35,7 @@ class MosquittoBroker:
     """One mosquitto process with a generated config in ``workdir``.
 
     ``config`` is the body of the config file without the listener line (``allow_anonymous
-    true`` by default); the listener ``listener PORT 127.0.0.1`` is prepended.
+    true`` by default); ``user <caller>`` and ``listener PORT 127.0.0.1`` are prepended.
     """
 
     def __init__(self, workdir: Path, config: str = "allow_anonymous true\n", port: int = 0):
@@ -43,7 +45,10 @@ class MosquittoBroker:
         self.port = port or free_port()
         self.conf_path = self.workdir / "mosquitto.conf"
         self.log_path = self.workdir / "mosquitto.log"
-        self.conf_path.write_text(f"listener {self.port} {self.host}\n{config}")
+        # Started as root, mosquitto would switch to the `mosquitto` user, who cannot read the
+        # caller's private temporary files: stay the caller.
+        user = f"user {pwd.getpwuid(os.geteuid()).pw_name}\n"
+        self.conf_path.write_text(f"{user}listener {self.port} {self.host}\n{config}")
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
