@@ -1,0 +1,58 @@
+"""Test rigs: a driver wired to a chip model on a simulated bus, with tags in its field."""
+
+import random
+
+import fw_paths  # noqa: F401  (firmware/lib on sys.path)
+import mfrc522
+import pn5180
+from fw_sim_bus import SimClock, SimPin, SimSPI
+from fw_sim_mfrc522 import ChipMFRC522, Field, Tag14443A
+from fw_sim_pn5180 import ChipPN5180, Tag15693
+
+
+def mfrc522_rig(tags=(), seed=0, version=0x92, clock=None, spi=None):
+    """(driver, chip, clock): an initialised MFRC522 driver on a model with ``tags``."""
+    clock = clock or SimClock()
+    spi = spi or SimSPI(clock)
+    chip = ChipMFRC522([Field(tags)], clock, version=version, seed=seed)
+    cs = spi.attach(chip)
+    driver = mfrc522.MFRC522(spi, cs)
+    return driver, chip, clock
+
+
+def pn5180_rig(tags=(), seed=0, clock=None, spi=None, **chip_args):
+    """(driver, chip, clock): a PN5180 driver on a model with ``tags``; BUSY wired."""
+    clock = clock or SimClock()
+    spi = spi or SimSPI(clock)
+    chip = ChipPN5180(Field(tags), clock, seed=seed, **chip_args)
+    cs = spi.attach(chip)
+    busy = SimPin("busy", reader=chip.busy)
+    driver = pn5180.PN5180(spi, cs, busy)
+    return driver, chip, clock
+
+
+def random_14443_tags(rng, k, sizes=(4, 7)):
+    """``k`` tags with distinct random UIDs of the given sizes."""
+    tags, seen = [], set()
+    while len(tags) < k:
+        tag = Tag14443A.random(rng, rng.choice(sizes))
+        if tag.uid not in seen:
+            seen.add(tag.uid)
+            tags.append(tag)
+    return tags
+
+
+def random_15693_tags(rng, k):
+    """``k`` ISO 15693 tags with distinct random UIDs."""
+    tags, seen = [], set()
+    while len(tags) < k:
+        tag = Tag15693.random(rng)
+        if tag.uid not in seen:
+            seen.add(tag.uid)
+            tags.append(tag)
+    return tags
+
+
+def rng_for(seed):
+    """A seeded random source for one test case."""
+    return random.Random(seed)

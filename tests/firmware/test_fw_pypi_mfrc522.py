@@ -1,0 +1,112 @@
+"""An unmodified MFRC522 library from PyPI reads a tag from the chip model.
+
+``mfrc522`` (pimylifeup's MFRC522-python with Simon Monk's SimpleMFRC522, the library most Pi
+tutorials use) talks to ``spidev`` and ``RPi.GPIO``. Fake modules of those names, put into
+``sys.modules`` only for this test, route its SPI transfers to the chip model. If the model
+got the SPI address byte, the FIFO, BitFramingReg, the IRQ bits or the anticollision answer
+wrong, this library (written against real chips) would not read the UID.
+"""
+
+import importlib.metadata
+import importlib.util
+import sys
+import types
+
+import fw_paths  # noqa: F401
+import pytest
+from fw_sim_bus import SimSPI
+from fw_sim_mfrc522 import ChipMFRC522, Field, Tag14443A
+
+
+def _fake_hardware(chip):
+    bus = SimSPI()
+    cs = bus.attach(chip)
+
+    class SpiDev:
+        def __init__(self):
+            self.max_speed_hz = 0
+            self.opened = None
+
+        def open(self, bus_no, device):
+            self.opened = (bus_no, device)
+
+        def xfer2(self, data):
+            out = bytearray(len(data))
+            cs(0)
+            bus.write_readinto(bytes(data), out)
+            cs(1)
+            return list(out)
+
+        def close(self):
+            self.opened = None
+
+    spidev = types.ModuleType("spidev")
+    spidev.SpiDev = SpiDev
+    gpio = types.ModuleType("RPi.GPIO")
+    gpio.BOARD, gpio.BCM, gpio.OUT, gpio.IN = 10, 11, 0, 1
+    gpio.PUD_UP, gpio.FALLING = 22, 32
+    gpio.pins = {}
+    gpio.getmode = lambda: None
+    gpio.setmode = lambda mode: None
+    gpio.setup = lambda pin, mode, **kw: gpio.pins.setdefault(pin, 0)
+    gpio.output = lambda pin, value: gpio.pins.__setitem__(pin, value)
+    gpio.cleanup = lambda: gpio.pins.clear()
+    rpi = types.ModuleType("RPi")
+    rpi.GPIO = gpio
+    return {"spidev": spidev, "RPi": rpi, "RPi.GPIO": gpio}
+
+
+def _load_pypi_mfrc522(monkeypatch, chip):
+    for name, module in _fake_hardware(chip).items():
+        monkeypatch.setitem(sys.modules, name, module)
+    # Loaded from its installed files under a private name: firmware/lib has its own mfrc522.
+    init = importlib.metadata.distribution("mfrc522").locate_file("mfrc522/__init__.py")
+    spec = importlib.util.spec_from_file_location(
+        "pypi_mfrc522", init, submodule_search_locations=[str(init.parent)]
+    )
+    package = importlib.util.module_from_spec(spec)
+    # Registered through monkeypatch as absent, so the package and its submodules are
+    # forgotten after the test and the next test's fakes are bound afresh.
+    for name in ("pypi_mfrc522.MFRC522", "pypi_mfrc522.SimpleMFRC522"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setitem(sys.modules, "pypi_mfrc522", package)
+    spec.loader.exec_module(package)
+    return package
+
+
+@pytest.mark.parametrize(
+    "uid", [b"\x12\x34\x56\x78", b"\xde\xad\xbe\xef", b"\x04\xa1\xb2\xc3\xd4\xe5\xf6"]
+)
+def test_simple_mfrc522_reads_the_uid_from_the_model(monkeypatch, uid):
+    tag = Tag14443A(uid)
+    chip = ChipMFRC522([Field([tag])])
+    pypi = _load_pypi_mfrc522(monkeypatch, chip)
+    reader = pypi.SimpleMFRC522()
+    number = reader.read_id_no_block()
+    # SimpleMFRC522 packs the five cascade-level-1 bytes (four UID bytes and BCC) into an int.
+    cl1 = tag.cl[0]
+    assert number == int.from_bytes(cl1, "big")
+    assert tag.state == "READY"  # it ran REQA and ANTICOLL, as its code says
+    if len(uid) == 4:
+        assert cl1[:4] == uid
+
+
+def test_the_pypi_library_selects_the_tag_with_the_model_crc(monkeypatch):
+    tag = Tag14443A(b"\x11\x22\x33\x44", sak=0x08)
+    chip = ChipMFRC522([Field([tag])])
+    pypi = _load_pypi_mfrc522(monkeypatch, chip)
+    reader = pypi.MFRC522()
+    status, _ = reader.MFRC522_Request(reader.PICC_REQIDL)
+    assert status == reader.MI_OK
+    status, uid = reader.MFRC522_Anticoll()
+    assert status == reader.MI_OK
+    assert bytes(uid[:4]) == tag.uid
+    # SELECT carries a CRC_A from the model's coprocessor; the tag checks it and answers SAK.
+    assert reader.MFRC522_SelectTag(uid) == 0x08
+    assert tag.state == "ACTIVE"
+
+
+def test_the_pypi_library_sees_no_tag_in_an_empty_field(monkeypatch):
+    chip = ChipMFRC522([Field([])])
+    pypi = _load_pypi_mfrc522(monkeypatch, chip)
+    assert pypi.SimpleMFRC522().read_id_no_block() is None
