@@ -1,0 +1,111 @@
+"""``companion serve``: the whole companion, the dashboard and (without hardware) a virtual table.
+
+With no hardware configured the virtual table plays a live game, so the dashboard shows a game
+moving at once. ``--mqtt URL`` and/or ``--serial PORT`` read real reader nodes instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from companion import config as settings
+from companion.service import Service, VirtualTable
+from companion.web import create_app
+from companion.web.auth import host_pin
+from companion.web.mdns import Advertiser, local_address
+from companion.web.server import WebServer
+
+log = logging.getLogger("companion.serve")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``serve`` subcommand."""
+    parser = subparsers.add_parser("serve", help="run the companion and its dashboard")
+    parser.add_argument("--config", type=Path, help="TOML settings file")
+    parser.add_argument("--data", type=Path, help="data directory (default ./data)")
+    parser.add_argument("--bind", help="address to listen on (default 0.0.0.0)")
+    parser.add_argument("--port", type=int, help="port (default 8080; 0 picks a free one)")
+    parser.add_argument("--mqtt", metavar="URL", help="read reader nodes from this MQTT broker")
+    parser.add_argument("--serial", metavar="PORT", help="read a reader node on this serial port")
+    parser.add_argument("--pace", type=float, help="seconds between the virtual table's actions")
+    parser.add_argument("--no-mdns", action="store_true", help="do not advertise cupbearer.local")
+    parser.set_defaults(func=run)
+
+
+def build_config(args: argparse.Namespace) -> settings.Config:
+    """Settings from the file, then the command line's overrides."""
+    config = settings.load(args.config)
+    changes = {}
+    for flag, key in (
+        ("data", "data_dir"),
+        ("bind", "web.bind"),
+        ("port", "web.port"),
+        ("mqtt", "hardware.mqtt"),
+        ("serial", "hardware.serial"),
+        ("pace", "virtual.pace"),
+    ):
+        value = getattr(args, flag)
+        if value is not None:
+            changes[key] = str(value) if isinstance(value, Path) else value
+    if args.no_mdns:
+        changes["mdns.enabled"] = False
+    return settings.replace(config, **changes) if changes else config
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run until SIGINT or SIGTERM; returns the exit status."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    config = build_config(args)
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    service = Service(config)
+    service.resume()
+    driver = None
+    if config.is_virtual:
+        if service.table is None:
+            service.new_game(config.game.name, config.game.options)
+        for seat in range(service.table.state.num_seats if service.table else 0):
+            service.set_reader(seat, "virtual")
+        driver = VirtualTable(service, pace=config.virtual.pace).start()
+    else:
+        log.warning(
+            "hardware links are configured (mqtt=%s serial=%s)",
+            config.hardware.mqtt,
+            config.hardware.serial,
+        )
+    app = create_app(service, config)
+    server = WebServer(app, host=config.web.bind, port=config.web.port, threads=config.web.threads)
+    advertiser = Advertiser(config.mdns.name, server.port) if config.mdns.enabled else None
+    if advertiser is not None:
+        threading.Thread(target=advertiser.start, name="mdns", daemon=True).start()
+    shown = local_address() if config.web.bind in ("0.0.0.0", "") else server.host
+    print(f"Cupbearer is serving http://{shown}:{server.port}/", flush=True)
+    if advertiser is not None:
+        print(f"  (also http://{config.mdns.name}.local:{server.port}/ on the local network)")
+    print(f"  Host PIN: {host_pin(config.data_dir, config.host.pin)}", flush=True)
+    if service.table is not None:
+        print(f"  game {service.table.record.id} ({service.table.record.game})", flush=True)
+
+    stopping = threading.Event()
+
+    def stop(signum, frame):
+        stopping.set()
+        service.hub.close()  # ends every SSE stream so the worker threads can finish
+        threading.Thread(target=server.stop, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        server.run()
+    finally:
+        if driver is not None:
+            driver.stop()
+        if advertiser is not None:
+            advertiser.close()
+        service.close()
+    print("Cupbearer stopped.", file=sys.stderr)
+    return 0

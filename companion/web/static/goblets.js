@@ -1,0 +1,165 @@
+/* Drawing and wording for Raise Your Goblets (and a plain fallback for other games).
+   Ring colours are also NAMED and PATTERNED, so colour-blind players can tell the goblets apart. */
+"use strict";
+const Goblets = (() => {
+  const HOUSES = {
+    de_miceti: {name: "De Miceti", colour: "#8b5a2b", colourName: "brown", pattern: "stripes"},
+    mctoadery: {name: "McToadery", colour: "#2e8b57", colourName: "green", pattern: "dots"},
+    aconitiers: {name: "Aconitiers", colour: "#6a3d9a", colourName: "purple", pattern: "cross"},
+    wespendorf: {name: "Wespendorf", colour: "#e0b000", colourName: "yellow", pattern: "zigzag"},
+    van_visser: {name: "Van Visser", colour: "#1f78b4", colourName: "blue", pattern: "waves"},
+    araneros: {name: "Arañeros", colour: "#c0392b", colourName: "red", pattern: "grid"},
+  };
+  const house = (id) => HOUSES[id] || {name: String(id), colour: "#777", colourName: "grey", pattern: "none"};
+  const seatName = (s) => (s === null || s === undefined ? "?" : "seat " + (Number(s) + 1));
+  const placeName = (view, p) => {
+    const place = view.places && view.places[p];
+    return place ? house(place.house).name + "'s place" : "place " + (Number(p) + 1);
+  };
+
+  function patterns() {
+    const defs = CB.svg("defs");
+    const add = (id, ...shapes) => defs.append(CB.svg("pattern", {id: "pat-" + id, width: 8, height: 8, patternUnits: "userSpaceOnUse"}, ...shapes));
+    const line = (d) => CB.svg("path", {d, stroke: "#fff", "stroke-width": 1.6, fill: "none", opacity: 0.85});
+    add("stripes", line("M0 8 L8 0"));
+    add("dots", CB.svg("circle", {cx: 4, cy: 4, r: 1.6, fill: "#fff", opacity: 0.85}));
+    add("cross", line("M0 0 L8 8 M8 0 L0 8"));
+    add("zigzag", line("M0 6 L2 2 L4 6 L6 2 L8 6"));
+    add("waves", line("M0 4 Q2 1 4 4 T8 4"));
+    add("grid", line("M4 0 V8 M0 4 H8"));
+    return defs;
+  }
+
+  function ring(cx, cy, r, houseId) {
+    const h = house(houseId);
+    const g = CB.svg("g", {class: "ring"});
+    g.append(CB.svg("circle", {cx, cy, r, fill: h.colour}));
+    if (h.pattern !== "none") g.append(CB.svg("circle", {cx, cy, r, fill: `url(#pat-${h.pattern})`}));
+    g.append(CB.svg("circle", {cx, cy, r: r * 0.62, fill: "#f5efe2", stroke: "#333", "stroke-width": 1.5}));
+    return g;
+  }
+
+  /* The drawn table: one place per House around a round table, the goblet standing there with its
+     Coaster ring (colour, pattern and name), whose turn, and each seat's reader health. */
+  function draw(container, message, options = {}) {
+    if (!container) return;
+    const view = message.view || {};
+    if (!view.places) { container.replaceChildren(fallback(message)); return; }
+    const size = 420, c = size / 2, n = view.places.length;
+    const svg = CB.svg("svg", {viewBox: `0 0 ${size} ${size}`, role: "img", class: "table-svg",
+      "aria-label": "The table: seats, Houses and the coaster ring at each place"});
+    svg.append(patterns());
+    svg.append(CB.svg("circle", {cx: c, cy: c, r: c - 58, fill: "#5b3a1e", stroke: "#2d1b0b", "stroke-width": 4}));
+    const mover = view.step ? view.step.place : null;
+    const readers = message.readers || {};
+    view.places.forEach((place, i) => {
+      const angle = -Math.PI / 2 + (2 * Math.PI * i) / n;
+      const gx = c + Math.cos(angle) * (c - 112), gy = c + Math.sin(angle) * (c - 112);
+      const sx = c + Math.cos(angle) * (c - 30), sy = c + Math.sin(angle) * (c - 30);
+      const h = house(place.house);
+      const g = CB.svg("g", {class: "place" + (i === mover ? " moving" : ""), "data-place": i});
+      g.append(CB.svg("circle", {cx: sx, cy: sy, r: 26, fill: i === mover ? "#fff3b0" : "#ece6d6", stroke: h.colour, "stroke-width": 5}));
+      g.append(CB.svg("text", {x: sx, y: sy - 2, "text-anchor": "middle", class: "seat-label", text: h.name}));
+      g.append(CB.svg("text", {x: sx, y: sy + 12, "text-anchor": "middle", class: "seat-sub",
+        text: place.seats.map((s) => "#" + (s + 1)).join("+")}));
+      if (place.ring) {
+        g.append(ring(gx, gy, 24, place.ring));
+        g.append(CB.svg("text", {x: gx, y: gy + 40, "text-anchor": "middle", class: "ring-label",
+          text: `${house(place.ring).colourName} ${house(place.ring).pattern}`}));
+      } else {
+        g.append(CB.svg("circle", {cx: gx, cy: gy, r: 16, fill: "#f5efe2", stroke: "#333"}));
+      }
+      const status = place.seats.map((s) => readers[String(s)]).find((x) => x) || null;
+      if (status) g.append(CB.svg("circle", {cx: sx + 22, cy: sy - 20, r: 6, class: "reader reader-" + status}));
+      g.append(CB.svg("title", {text: `${h.name} (${h.colourName}) — goblet with ${place.ring ? house(place.ring).name + "'s ring" : "no ring"}`}));
+      svg.append(g);
+    });
+    svg.append(CB.svg("text", {x: c, y: c, "text-anchor": "middle", class: "centre",
+      text: view.phase === "over" ? "Game over" : `Course ${view.course || "-"} of ${view.courses || 3}`}));
+    container.replaceChildren(svg);
+    if (options.legend) legend(options.legend, view);
+  }
+
+  function legend(node, view) {
+    node.replaceChildren(...(view.places || []).map((place) => {
+      const h = house(place.house), r = place.ring ? house(place.ring) : null;
+      return CB.el("li", {}, CB.el("span", {class: "swatch sw-" + (place.house || "x")}),
+        `${h.name} (${h.colourName}, ${h.pattern}) — ${place.seats.map(seatName).join(" & ")}` +
+        (r ? ` · goblet ring here: ${r.name} (${r.colourName})` : "") +
+        (place.target ? ` · Target: ${house(place.target).name}` : ""));
+    }));
+  }
+
+  function fallback(message) {
+    return CB.el("pre", {class: "json"}, JSON.stringify(message.view || {}, null, 1));
+  }
+
+  function turn(message) {
+    if (!message.game) return "No game yet: the Host starts one.";
+    const view = message.view || {};
+    if (message.over) return "Game over" + winners(message);
+    if (message.to_move === "chance") return "Dealing…";
+    const step = view.step;
+    const what = step && step.kind ? ` (${step.kind.replaceAll("_", " ")}, ${step.taken || 0}/${step.limit || "-"})` : "";
+    const stage = view.stage ? ` · ${String(view.stage).replaceAll("_", " ")}` : "";
+    return `${seatName(message.to_move)} to act${what}${stage}`;
+  }
+
+  function winners(message) {
+    const view = message.view || {}, outcome = message.outcome || {};
+    const list = view.winners || outcome.winners;
+    return list && list.length ? ": " + list.map(seatName).join(", ") + " won" : "";
+  }
+
+  function actionLabel(action, view) {
+    const a = Object.assign({}, action);
+    switch (a.type) {
+      case "pour": return `Pour ${a.token} into ${a.goblet !== undefined ? placeName(view, a.goblet) : "cup " + (a.cup + 1)}`;
+      case "rotate": return a.direction ? `Rotate ${a.direction}` : "Rotate";
+      case "swap": return `Swap with ${placeName(view, a.with)}`;
+      case "peek": return "Peek into your goblet";
+      case "toast": return "Call the Toast!";
+      case "pass": return "Pass";
+      default: {
+        const rest = Object.entries(a).filter(([k]) => k !== "type" && k !== "seat")
+          .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
+        return `${String(a.type).replaceAll("_", " ")}${rest ? " (" + rest + ")" : ""}`;
+      }
+    }
+  }
+
+  function eventText(event, view) {
+    const e = event;
+    switch (e.event) {
+      case "pour": return (e.seat !== undefined ? seatName(e.seat) + " poured" : "A token was poured") + ` into the goblet at ${placeName(view, e.goblet)}`;
+      case "poured": return `You poured ${e.token} into the goblet at ${placeName(view, e.goblet)}`;
+      case "rotate": return `${seatName(e.seat)} rotated the goblets ${e.direction || ""}`;
+      case "swap": return `${seatName(e.seat)} swapped goblets (${(e.goblets || []).map((p) => placeName(view, p)).join(" ⇄ ")})`;
+      case "peek": return `${seatName(e.seat)} peeked`;
+      case "peeked": return `You peeked: ${Object.entries(e.contents || {}).map(([k, v]) => v + " " + k).join(", ") || "empty"}`;
+      case "toast_called": return `${seatName(e.seat)} called the Toast!`;
+      case "revealed": return `Course ${e.course}: the reveal`;
+      case "scored": return Array.isArray(e.vp) ? `Scored: ${e.vp.join(" / ")} VP` : `You scored ${e.vp} VP`;
+      case "game_over": return "Game over";
+      case "rule_warning": return `Rule warning: ${e.message}`;
+      default: return String(e.event || "event").replaceAll("_", " ") + (e.seat !== undefined ? " · " + seatName(e.seat) : "");
+    }
+  }
+
+  function feed(node, message) {
+    if (!node) return;
+    const view = message.view || {};
+    const events = (message.events || []).slice().reverse();
+    node.replaceChildren(...events.map((e) => CB.el("li", {class: "ev-" + e.event}, eventText(e, view))));
+    if (!events.length && view.log) {
+      node.replaceChildren(...view.log.slice(-30).reverse().map((e) => CB.el("li", {}, eventText(e, view))));
+    }
+  }
+
+  function contents(c) {
+    const parts = Object.entries(c || {}).filter(([, v]) => v).map(([k, v]) => `${v} ${k.replaceAll("_", " ")}`);
+    return parts.length ? parts.join(", ") : "empty";
+  }
+
+  return {HOUSES, house, seatName, placeName, draw, legend, turn, actionLabel, eventText, feed, contents};
+})();

@@ -1,0 +1,86 @@
+/* The Host: log in with the PIN, start games, enter events by hand, undo, mark readers. */
+"use strict";
+(() => {
+  const login = document.getElementById("login-form");
+  if (login) {
+    login.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await CB.post("/api/host/login", {pin: document.getElementById("pin").value});
+        location.reload();
+      } catch (error) { CB.showError(error); }
+    });
+    return;
+  }
+  const act = async (url, body) => {
+    CB.showError(null);
+    try { render(await CB.post(url, body)); } catch (error) { CB.showError(error); }
+  };
+
+  document.getElementById("undo").addEventListener("click", () => act("/api/host/undo", {}));
+  document.getElementById("logout").addEventListener("click", async () => {
+    await CB.post("/api/host/logout", {}); location.reload();
+  });
+  document.getElementById("new-game").addEventListener("submit", (event) => {
+    event.preventDefault();
+    let options;
+    try { options = JSON.parse(document.getElementById("options").value || "{}"); }
+    catch (error) { CB.showError(new Error("More options: not valid JSON")); return; }
+    const game = document.getElementById("game-name").value;
+    if (game === "goblets") {
+      options.players = options.players || Number(document.getElementById("players").value);
+      const variant = document.getElementById("variant").value;
+      if (variant) options.variant = variant;
+      options.hidden_vp = document.getElementById("hidden-vp").checked;
+      if (document.getElementById("memory").checked) options.raise_your_memory = true;
+      if (document.getElementById("legacy").checked) options.legacy = true;
+      if (document.getElementById("show-pourer").checked) options.show_pourer = true;
+    }
+    act("/api/host/game", {game, options});
+  });
+  document.getElementById("manual").addEventListener("submit", (event) => {
+    event.preventDefault();
+    let action;
+    try { action = JSON.parse(document.getElementById("action").value); }
+    catch (error) { CB.showError(new Error("The event is not valid JSON")); return; }
+    act("/api/host/act", {action, mode: document.getElementById("mode").value});
+  });
+
+  function suggestions(message) {
+    const seat = message.to_move;
+    if (typeof seat !== "number") return [];
+    const kinds = [{type: "pass", seat}, {type: "rotate", seat, direction: "clockwise"},
+      {type: "rotate", seat, direction: "widdershins"}, {type: "peek", seat}, {type: "toast", seat}];
+    return kinds.map((a) => CB.el("button", {class: "small", onclick: () => {
+      document.getElementById("action").value = JSON.stringify(a);
+    }}, Goblets.actionLabel(a, message.view || {})));
+  }
+
+  function readerControls(message) {
+    const seats = message.seats || 0, readers = message.readers || {};
+    const rows = [];
+    for (let s = 0; s < seats; s++) {
+      const status = readers[String(s)] || (message.virtual ? "virtual" : "unknown");
+      rows.push(CB.el("li", {class: "reader-" + status}, `${Goblets.seatName(s)}: ${status} `,
+        CB.el("button", {class: "small", onclick: () => act("/api/host/reader", {seat: s, status: status === "broken" ? "online" : "broken"})},
+          status === "broken" ? "mark repaired" : "mark broken"),
+        CB.el("button", {class: "small", onclick: async () => {
+          try { await CB.post("/api/host/links", {seat: s}); CB.showError(new Error(`New link made for ${Goblets.seatName(s)}: the old one no longer works.`)); }
+          catch (error) { CB.showError(error); }
+        }}, "new link")));
+    }
+    return rows;
+  }
+
+  function render(message) {
+    document.getElementById("turn").textContent = Goblets.turn(message) + (message.mode ? ` · mode: ${message.mode}` : "");
+    Goblets.draw(document.getElementById("drawing"), message);
+    CB.fill("suggest", suggestions(message));
+    CB.fill("reader-controls", readerControls(message));
+    document.getElementById("undo").disabled = !message.can_undo;
+    document.body.dataset.seq = message.seq;
+  }
+
+  render(CB.data("initial"));
+  CB.live("/api/stream?viewer=host", render);
+})();

@@ -1,0 +1,65 @@
+/* A player's phone: their own secrets and, on their turn, a big button per legal action. */
+"use strict";
+(() => {
+  const root = document.getElementById("seat-root");
+  const token = root.dataset.token;
+  let busy = false;
+
+  function you(message) {
+    const me = (message.view || {}).you;
+    if (!me) return [CB.el("pre", {class: "json"}, JSON.stringify(message.view || {}, null, 1))];
+    const h = Goblets.house(me.house);
+    const out = [
+      CB.el("p", {class: "house"}, CB.el("span", {class: "swatch sw-" + me.house}), `${h.name} (${h.colourName}) · ${me.role}`),
+      CB.el("p", {}, CB.el("strong", {}, "Behind your screen: "), Goblets.contents(me.screen)),
+      CB.el("p", {}, CB.el("strong", {}, "Your Target: "), me.target ? Goblets.house(me.target).name : "—"),
+      CB.el("p", {}, CB.el("strong", {}, "Your Character: "), me.character || "—"),
+    ];
+    if (me.winetaster_card) out.push(CB.el("p", {}, CB.el("strong", {}, "Your Winetaster card: "), me.winetaster_card));
+    if (me.vp !== undefined && me.vp !== null) out.push(CB.el("p", {}, CB.el("strong", {}, "Your VP: "), String(me.vp)));
+    const peeks = me.peeks || [];
+    out.push(CB.el("p", {}, CB.el("strong", {}, "What you peeked: "),
+      peeks.length ? peeks.map((p) => Goblets.contents(p.contents || p)).join(" · ") : "nothing yet"));
+    return out;
+  }
+
+  async function play(action) {
+    if (busy) return;
+    busy = true;
+    CB.showError(null);
+    try {
+      render(await CB.post(`/api/seat/${encodeURIComponent(token)}/act`, {action}));
+    } catch (error) {
+      CB.showError(error);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function actions(message) {
+    const legal = message.legal || [];
+    if (!legal.length) return [CB.el("p", {class: "muted"}, message.over ? "The game is over." : "Wait for your turn.")];
+    const groups = {};
+    for (const action of legal) (groups[action.type] = groups[action.type] || []).push(action);
+    return Object.entries(groups).map(([type, list]) => CB.el("div", {class: "group"},
+      CB.el("h3", {}, type.replaceAll("_", " ")),
+      list.map((action) => CB.el("button", {class: "big action", "data-type": type,
+        onclick: () => play(action)}, Goblets.actionLabel(action, message.view || {})))));
+  }
+
+  function render(message) {
+    const mine = message.viewer && message.viewer.index;
+    document.getElementById("you-title").textContent = `Your seat: ${Goblets.seatName(mine)}`;
+    document.getElementById("turn").textContent = message.to_move === mine && !message.over ? "Your turn!" : Goblets.turn(message);
+    CB.fill("you", you(message));
+    CB.fill("actions", actions(message));
+    Goblets.draw(document.getElementById("drawing"), message);
+    Goblets.feed(document.getElementById("feed"), message);
+    document.body.dataset.seq = message.seq;
+    document.body.dataset.myturn = message.to_move === mine && !message.over ? "yes" : "no";
+    document.body.dataset.over = message.over ? "yes" : "no";
+  }
+
+  render(CB.data("initial"));
+  CB.live(`/api/stream?viewer=seat&token=${encodeURIComponent(token)}`, render);
+})();

@@ -1,0 +1,59 @@
+/* The public tablet: redraws from every public snapshot; the Toast appears step by step. */
+"use strict";
+(() => {
+  let revealedCourses = null;
+  let revealTimer = null;
+
+  function toast(message) {
+    const view = message.view || {};
+    const results = view.results || [];
+    if (!results.length) return;
+    const last = results[results.length - 1];
+    const fresh = revealedCourses !== null && results.length > revealedCourses;
+    revealedCourses = results.length;
+    const rows = last.places.map((p) => CB.el("li", {class: "reveal-row " + (p.poisoned ? "poisoned" : "survived")},
+      CB.el("strong", {}, Goblets.house(p.house).name),
+      ` (${p.seats.map(Goblets.seatName).join(" & ")}): ${Goblets.contents(p.contents)} — `,
+      p.poisoned ? "POISONED" : "survived",
+      p.target_poisoned ? " · Target poisoned" : "",
+      p.most_wine ? " · most Wine" : ""));
+    const list = CB.el("ol", {class: "reveal"});
+    CB.fill("toast", CB.el("p", {}, `Course ${last.course}, Toast called by ${Goblets.seatName(last.toast_caller)}`), list);
+    clearInterval(revealTimer);
+    if (!fresh) { list.append(...rows); return; }
+    let i = 0;  // a fresh reveal: one goblet at a time, like players turning them over
+    revealTimer = setInterval(() => {
+      if (i < rows.length) list.append(rows[i++]); else clearInterval(revealTimer);
+    }, 900);
+  }
+
+  function scores(message) {
+    const view = message.view || {};
+    if (!view.places) { CB.fill("scores", CB.el("p", {class: "muted"}, message.over ? JSON.stringify(message.outcome) : "")); return; }
+    if (!view.vp) { CB.fill("scores", CB.el("p", {class: "muted"}, "Victory Points are hidden until the end.")); return; }
+    CB.fill("scores", CB.el("ul", {}, view.vp.map((vp, s) => CB.el("li", {}, `${Goblets.seatName(s)}: ${vp} VP`))),
+      message.over ? CB.el("p", {class: "winner"}, Goblets.turn(message)) : null);
+  }
+
+  function readers(message) {
+    const entries = Object.entries(message.readers || {});
+    CB.fill("readers", entries.length ? entries.map(([s, v]) => CB.el("li", {class: "reader-" + v}, `${Goblets.seatName(Number(s))}: ${v}`))
+      : [CB.el("li", {class: "muted"}, message.virtual ? "virtual table (no hardware)" : "no reader has reported yet")]);
+  }
+
+  function render(message) {
+    const view = message.view || {};
+    document.getElementById("headline").textContent = message.game ? `${message.game === "goblets" ? "Raise Your Goblets" : message.game} · game ${message.game_id}` : "Cupbearer";
+    document.getElementById("turn").textContent = Goblets.turn(message);
+    Goblets.draw(document.getElementById("drawing"), message, {legend: document.getElementById("legend")});
+    Goblets.feed(document.getElementById("feed"), message);
+    toast(message);
+    scores(message);
+    readers(message);
+    document.body.dataset.seq = message.seq;
+    if (view.phase) document.body.dataset.phase = view.phase;
+  }
+
+  render(CB.data("initial"));
+  CB.live("/api/stream?viewer=public", render);
+})();
