@@ -5,7 +5,8 @@ and the final table must be exact". A Summary holds exactly those three things:
 
 - ``moves``: the ``rotate``, ``swap``, ``lift`` and ``move`` events in order, without ``t``;
 - ``pours``: for each stretch between two moves (one more stretch than moves), the sorted
-  ``(goblet, token kind)`` pairs poured in it;
+  ``(goblet, token kind)`` pairs poured in it (a later ``pour_corrected`` event amends the pour
+  it names);
 - ``final``: ``{"seats": {"0": NAME, ...}, "goblets": {NAME: {KIND: count}}}``.
 """
 
@@ -49,19 +50,25 @@ def summarize(
 ) -> Summary:
     """The Summary of a tracker's events; ``state`` defaults to the last ``state`` event."""
     moves: list[dict] = []
-    stretches: list[list[tuple[str, str]]] = [[]]
+    stretches: list[list[list[str]]] = [[]]
+    poured: dict[str, list[str]] = {}
     for event in events:
         kind = event.get("event")
         if kind in MOVE_EVENTS:
             moves.append({k: v for k, v in event.items() if k != "t"})
             stretches.append([])
         elif kind == "pour":
-            stretches[-1].append((event["goblet"], event["token"]))
+            pour = [event["goblet"], event["token"]]
+            stretches[-1].append(pour)
+            poured[event.get("uid", "")] = pour
+        elif kind == "pour_corrected" and event.get("uid") in poured:
+            # The tracker corrects an earlier pour: it went into another Goblet.
+            poured[event["uid"]][0] = event["to"]
         elif kind == "state":
             state = event
     final = {} if state is None else {"seats": state["seats"], "goblets": state["goblets"]}
     return Summary(
         moves=tuple(moves),
-        pours=tuple(tuple(sorted(stretch)) for stretch in stretches),
+        pours=tuple(tuple(sorted((g, k) for g, k in stretch)) for stretch in stretches),
         final=final,
     )

@@ -64,6 +64,7 @@ class _Pour:
     """A token read but not yet judged to be in a Goblet: its reads per Goblet."""
 
     first_seen: float
+    last_seen: float
     credits: dict[str, int] = field(default_factory=dict)
 
 
@@ -95,6 +96,7 @@ class Tracker:
         self._loc: dict[str, int | None] = {}
         self._pinned: set[str] = set()
         self._last_hit: dict[tuple[str, int], tuple[float, int]] = {}
+        self._reads: dict[str, tuple[float, float]] = {}
         self._displaced: set[str] = set()
         self._flux_start: float | None = None
         self._last_change: float | None = None
@@ -102,6 +104,7 @@ class Tracker:
         self._rebase = True
         self._force = False
         self._pending: dict[str, _Pour] = {}
+        self._homes: dict[str, dict[str, int]] = {}
         self._held: list[tuple[float, Event]] = []
         self._unknown: set[str] = set()
         self._conflict_open = False
@@ -140,6 +143,7 @@ class Tracker:
         events: list[Event] = []
         hit: set[str] = set()
         fresh: list[tuple[str, Token]] = []
+        owned: list[str] = []
         for uid in sorted(obs.tags):
             tag = self.registry.lookup(uid)
             if tag is None:
@@ -151,15 +155,21 @@ class Tracker:
                 hit.add(tag.goblet)
             elif uid in self._owner:
                 hit.add(self._owner[uid])
+                owned.append(uid)
             else:
                 fresh.append((uid, tag.token))
         for goblet in hit:
+            if self._loc.get(goblet) == seat and (goblet, seat) in self._last_hit:
+                self._learn(goblet, window.count - self._last_hit[(goblet, seat)][1] - 1)
             self._last_hit[(goblet, seat)] = (obs.t, window.count)
             self._pinned.discard(goblet)
         for goblet in sorted(hit | set(self._at(seat))):
             self._update(goblet, seat, goblet in hit)
         for uid, kind in fresh:
             self._credit(uid, kind, seat, events)
+        if owned and self._is_calm():
+            for uid in owned:
+                self._recount(uid, seat, events)
         events.extend(self._check())
         return events
 
@@ -305,7 +315,7 @@ class Tracker:
             if hit or goblet in self._pinned or not self._tags[goblet]:
                 return
             t_hit, n_hit = self._last_hit.get((goblet, seat), (-math.inf, 0))
-            if now - t_hit >= cfg.absent_after and window.count - n_hit >= cfg.absent_snapshots:
+            if now - t_hit >= cfg.absent_after and window.count - n_hit >= self._needed(goblet):
                 self._set_loc(goblet, None)
             return
         if not hit:
@@ -319,10 +329,31 @@ class Tracker:
                 return
         self._set_loc(goblet, seat)
 
+    def _learn(self, goblet: str, misses: int) -> None:
+        """Fold a run of ``misses`` snapshots without ``goblet``, then one with it, into its
+        decaying miss-rate estimate."""
+        decay = 1.0 - 1.0 / self.config.read_memory
+        n, h = self._reads.get(goblet, (0.0, 0.0))
+        fade = decay ** (misses + 1)
+        self._reads[goblet] = (n * fade + (1.0 - fade) / (1.0 - decay), h * fade + 1.0)
+
+    def _needed(self, goblet: str) -> int:
+        """How many snapshots without ``goblet`` prove it left its seat (see TrackerConfig)."""
+        cfg = self.config
+        n, h = self._reads.get(goblet, (0.0, 0.0))
+        # Prior worth 10 snapshots: each tag missed half the time, independently. A few lucky
+        # reads must not make a one-tag Goblet look reliable enough to be declared lifted after
+        # a short run of misses; a Goblet with many tags is rarely missed altogether.
+        prior = 0.5 ** max(1, len(self._tags[goblet]))
+        missed = (n - h + 10.0 * prior) / (n + 10.0)
+        needed = math.ceil(math.log(cfg.absent_confidence) / math.log(missed))
+        return max(cfg.absent_snapshots, min(cfg.absent_max_snapshots, needed))
+
     def _credit(self, uid: str, kind: Token, seat: int, events: list[Event]) -> None:
         """Count a read of a token in no Goblet yet; judge it poured once the reads agree."""
         assert self._now is not None
-        pour = self._pending.setdefault(uid, _Pour(first_seen=self._now))
+        pour = self._pending.setdefault(uid, _Pour(first_seen=self._now, last_seen=self._now))
+        pour.last_seen = self._now
         here = self._at(seat)
         if len(here) != 1:
             return
@@ -333,6 +364,7 @@ class Tracker:
         if best < self.config.pour_hits or best < self.config.pour_dominance * rival:
             return
         del self._pending[uid]
+        self._homes[uid] = dict(pour.credits)
         self._owner[uid] = goblet
         self._contents[goblet][uid] = kind
         self._tags[goblet].add(uid)
@@ -342,6 +374,35 @@ class Tracker:
             events.append(event)
         else:
             self._held.append((pour.first_seen, event))
+
+    def _recount(self, uid: str, seat: int, events: list[Event]) -> None:
+        """Count where a poured token is read on a quiet table; move it if it is plainly read in
+        another Goblet (a pour first credited to a neighbour's Goblet by crosstalk)."""
+        here = self._at(seat)
+        if len(here) != 1:
+            return
+        counts = self._homes.setdefault(uid, {})
+        reader = here[0]
+        counts[reader] = counts.get(reader, 0) + 1
+        owner = self._owner[uid]
+        if reader == owner:
+            return
+        cfg = self.config
+        if counts[reader] < cfg.rehome_hits or counts[reader] < cfg.rehome_dominance * counts.get(
+            owner, 0
+        ):
+            return
+        kind = self._contents[owner].pop(uid)
+        self._tags[owner].discard(uid)
+        self._owner[uid] = reader
+        self._contents[reader][uid] = kind
+        self._tags[reader].add(uid)
+        self._homes[uid] = {reader: counts[reader]}
+        events.append(
+            self._event(
+                "pour_corrected", uid=uid, token=kind.value, **{"from": owner, "to": reader}
+            )
+        )
 
     def _is_calm(self) -> bool:
         return self._settled is not None and not self._rebase and self._flux_start is None
@@ -372,6 +433,8 @@ class Tracker:
             return []
         if not self._force and now - self._last_change < self.config.settle:
             return []
+        if not self._force and self._waits_for_pour(now):
+            return []
         events: list[Event] = []
         held = sorted(self._held, key=lambda item: item[0])
         if self._rebase or self._settled is None:
@@ -397,6 +460,18 @@ class Tracker:
         self._force = False
         self._conflict_open = False
         return events
+
+    def _waits_for_pour(self, now: float) -> bool:
+        """Whether to hold a move back a little for a token read before it started, still read,
+        but not yet judged poured (so the pour is reported before the move, where it belongs)."""
+        start = self._flux_start
+        if start is None or self._settled is None or self._rebase:
+            return False
+        assert self._last_change is not None
+        if now - self._last_change >= self.config.settle + self.config.pour_wait:
+            return False
+        horizon = now - self.config.keep
+        return any(p.first_seen < start and p.last_seen >= horizon for p in self._pending.values())
 
     def _conflict(self) -> Event:
         seats: dict[str, list[str]] = {str(s): [] for s in range(self.seats)}
