@@ -137,7 +137,8 @@ def new_game():
     """``{"game": name, "options": {...}}``: start a new game (the old one is abandoned)."""
     require_host()
     data = body()
-    return jsonify(_ctx().service.new_game(data.get("game"), data.get("options") or {}))
+    options = data.get("options")
+    return jsonify(_ctx().service.new_game(data.get("game"), {} if options is None else options))
 
 
 def _mode(data: dict[str, Any]) -> Mode | None:

@@ -8,12 +8,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 
-import shellgame  # noqa: E402
+import shellgame
 
-from companion import config  # noqa: E402
-from companion.core import registry  # noqa: E402
-from companion.service import Service  # noqa: E402
-from companion.web import create_app  # noqa: E402
+from companion import config
+from companion.core import registry
+from companion.service import Service
+from companion.web import create_app
 
 PIN = "2468"
 
