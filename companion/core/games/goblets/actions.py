@@ -201,10 +201,19 @@ def apply(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
     return _record(state, action, seat)
 
 
-def _sync(state: GobletsState, seat: int) -> bool:
-    """Recording: bring ``seat``'s step to the front if it is still to come (others passed)."""
+def _sync(state: GobletsState, seat: int, kind: str) -> bool:
+    """Recording: bring ``seat``'s step to the front if it is still to come (others passed).
+
+    A turn action while Course-start abilities are pending means they were all declined.
+    """
     if state.steps[0]["seat"] == seat:
         return True
+    if state.stage == "course_start" and kind not in ("ability", "decline"):
+        while state.stage == "course_start":
+            flow.end_step(state)
+        state.last_actor = None
+        if state.steps[0]["seat"] == seat:
+            return True
     if state.stage == "turns":
         if seat == state.last_actor:
             return False  # a third action: "up to two actions"
@@ -224,11 +233,16 @@ def _record(state: GobletsState, action: Action, seat: int | None) -> list[Event
     """Recording mode: what happened on the table happened; broken rules become warnings."""
     kind = action["type"]
     events: list[Event] = []
-    if kind == "reveal" and state.stage not in ("toast", "before_drinking"):
-        raise AmbiguousObservation("the Goblets were revealed without a Toast")
+    if kind == "reveal":
+        if state.stage not in ("toast", "before_drinking"):
+            raise AmbiguousObservation("the Goblets were revealed without a Toast")
+        # Lifting the Goblets means every final action and ability still due was passed.
+        while state.steps[0]["kind"] != "reveal":
+            flow.end_step(state)
+        return perform(state, action, seat, counted=True)
     if seat is None:
         return _record_unknown_pour(state, action)
-    if not _sync(state, seat):
+    if not _sync(state, seat, kind):
         rule = rules.TOAST_PHASE if state.stage == "toast" else rules.TURNS
         events.append(warning(state, seat, f"seat {seat} acted out of turn", rule))
         return events + perform(state, action, seat, counted=False)
