@@ -15,6 +15,7 @@ refilled.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import threading
 import time
@@ -215,7 +216,10 @@ class MqttNode:
         self.client.loop_start()
         return self
 
-    def _publish(self, record: Any, wait: float | None = None) -> None:
+    def publish(self, record: Any, wait: float | None = None) -> None:
+        """Publish any record as this node (its ``node`` filled in); ``wait`` for the ack."""
+        if getattr(record, "node", self.hello.node) is None:
+            record = dataclasses.replace(record, node=self.hello.node)
         pub = wire.encode_mqtt(record)
         info = self.client.publish(pub.topic, pub.payload, qos=pub.qos, retain=pub.retain)
         if wait is not None and info.rc == paho.MQTT_ERR_SUCCESS:
@@ -225,12 +229,12 @@ class MqttNode:
         if reason_code.is_failure:
             log.warning("node %s: connection refused: %s", self.hello.node, reason_code)
             return
-        self._publish(self.hello)
-        self._publish(Status(self.hello.node, online=True))
+        self.publish(self.hello)
+        self.publish(Status(self.hello.node, online=True))
         with self._lock:
             latest = list(self.latest.values())
         for snapshot in latest:
-            self._publish(snapshot)
+            self.publish(snapshot)
         self.connected.set()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
@@ -243,20 +247,20 @@ class MqttNode:
         )
         with self._lock:
             self.latest[snapshot.seat] = snapshot
-        self._publish(snapshot, wait)
+        self.publish(snapshot, wait)
 
     def heartbeat(self, uptime_ms: int, frames: int) -> None:
         """Publish a heartbeat (QoS 0, not retained)."""
-        self._publish(Heartbeat(uptime_ms, frames, self.hello.node))
+        self.publish(Heartbeat(uptime_ms, frames, self.hello.node))
 
     def fault(self, seat: int, code: int) -> None:
         """Report a broken reader."""
-        self._publish(ReaderFault(seat, code, self.hello.node))
+        self.publish(ReaderFault(seat, code, self.hello.node))
 
     def stop(self, timeout: float = 2.0) -> None:
         """Shut down cleanly: publish ``offline`` ourselves, then DISCONNECT (no Last Will)."""
         if self.connected.is_set():
-            self._publish(Status(self.hello.node, online=False), wait=timeout)
+            self.publish(Status(self.hello.node, online=False), wait=timeout)
         with contextlib.suppress(Exception):
             self.client.disconnect()
         self.client.loop_stop()
