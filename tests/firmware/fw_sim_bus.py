@@ -23,6 +23,18 @@ class SimClock:
         """Milliseconds as MicroPython's ``time.ticks_ms`` (monotonic, wrapping ignored here)."""
         return int(self.us // 1000)
 
+    def ticks_diff(self, a, b):
+        """``time.ticks_diff`` without the wrap."""
+        return a - b
+
+    def ticks_add(self, a, b):
+        """``time.ticks_add`` without the wrap."""
+        return a + b
+
+    def sleep_ms(self, ms):
+        """``time.sleep_ms``: modelled time passes."""
+        self.advance(ms * 1000)
+
 
 class SimPin:
     """An output or input pin: ``pin(v)``/``pin.value(v)`` set, ``pin()``/``pin.value()`` read."""

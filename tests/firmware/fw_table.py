@@ -1,0 +1,98 @@
+"""A simulated reader node: chip models on one SPI bus, the firmware's loop on top.
+
+Seats 0 and 1 have a PN5180 each; seats 2 and 3 share one MFRC522 through a two-antenna
+multiplexer, as in hardware/README.md. Everything runs on one SimClock, so modelled air time
+and SPI time advance the node's own clock.
+"""
+
+import cbnode
+import mfrc522
+import pn5180
+import report
+import seats
+from fw_sim_bus import SimClock, SimPin, SimSPI
+from fw_sim_mfrc522 import ChipMFRC522, Field
+from fw_sim_pn5180 import ChipPN5180
+
+
+class Watchdog:
+    """Counts feeds like machine.WDT would be fed."""
+
+    def __init__(self):
+        self.feeds = 0
+
+    def feed(self):
+        """Feed."""
+        self.feeds += 1
+
+
+class Stream:
+    """A USB CDC stand-in collecting bytes."""
+
+    def __init__(self):
+        self.data = bytearray()
+        self.fail = False
+
+    def write(self, data):
+        """Write or fail like a disconnected port."""
+        if self.fail:
+            raise OSError(5, "EIO")
+        self.data += data
+        return len(data)
+
+
+class Table:
+    """Four seats, three readers, a node loop and a reporter chosen by the test."""
+
+    def __init__(self, seed=0, vanish=2):
+        self.clock = SimClock()
+        self.spi = SimSPI(self.clock)
+        self.fields = [Field(), Field(), Field(), Field()]
+        self.pn = [ChipPN5180(self.fields[i], self.clock, seed=seed + i) for i in range(2)]
+        self.rc = ChipMFRC522([self.fields[2], self.fields[3]], self.clock, seed=seed)
+        readers = {}
+        for i, chip in enumerate(self.pn):
+            cs = self.spi.attach(chip, f"cs{i}")
+            busy = SimPin(f"busy{i}", reader=chip.busy)
+            readers[f"r{i}"] = pn5180.PN5180(self.spi, cs, busy)
+        readers["r2"] = mfrc522.MFRC522(self.spi, self.spi.attach(self.rc, "cs2"))
+        self.readers = readers
+
+        def antenna_bit(bit):
+            def change(v):
+                mask = 1 << bit
+                self.rc.antenna = (self.rc.antenna & ~mask) | (mask if v else 0)
+
+            return change
+
+        self.mux = seats.Mux([SimPin("sel0", 0, on_change=antenna_bit(0))])
+        self.seats = [
+            seats.Seat(0, "r0", vanish=vanish),
+            seats.Seat(1, "r1", vanish=vanish),
+            seats.Seat(2, "r2", antenna=0, vanish=vanish),
+            seats.Seat(3, "r2", antenna=1, vanish=vanish),
+        ]
+        self.scheduler = seats.Scheduler(readers, self.seats, self.clock, mux=self.mux)
+        self.watchdog = Watchdog()
+        self.node = None
+
+    def serial(self):
+        """Use a serial reporter; returns the stream."""
+        self.stream = Stream()
+        self.start(report.SerialReporter(self.stream))
+        return self.stream
+
+    def start(self, reporter):
+        """Build the node loop around ``reporter``."""
+        self.reporter = reporter
+        self.node = cbnode.Node("n1", self.scheduler, reporter, self.clock, self.watchdog, 10)
+
+    def run_for(self, ms):
+        """Run the loop until ``ms`` more modelled milliseconds have passed; returns steps."""
+        end = self.clock.us + ms * 1000
+        steps = 0
+        while self.clock.us < end:
+            self.node.step()
+            self.clock.sleep_ms(self.node.poll_ms)
+            steps += 1
+        return steps

@@ -1,0 +1,78 @@
+"""config.json is checked on the board before anything is built; errors name the field."""
+
+import copy
+import json
+
+import cbconfig
+import pytest
+from fw_paths import FIRMWARE
+
+GOOD = json.loads((FIRMWARE / "config.json").read_text())
+
+
+def _with(change):
+    cfg = copy.deepcopy(GOOD)
+    change(cfg)
+    return cfg
+
+
+def test_the_shipped_config_loads_with_defaults():
+    cfg = cbconfig.load((FIRMWARE / "config.json").read_text())
+    assert cfg["readers"]["r0"]["type"] == "pn5180"
+    assert cfg["seats"][0]["antenna"] is None
+    assert cfg["debounce"] == {"appear": 1, "vanish": 3}
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda c: c.update(colour="red"), "colour"),
+        (lambda c: c.pop("node_id"), "node_id"),
+        (lambda c: c.update(node_id="n 1"), "node_id"),
+        (lambda c: c.update(transport="carrier pigeon"), "transport"),
+        (lambda c: c["spi"].pop("miso"), "spi.miso"),
+        (lambda c: c["readers"]["r0"].update(type="rc522"), "readers.r0.type"),
+        (lambda c: c["readers"]["r0"].pop("busy"), "readers.r0.busy"),
+        (lambda c: c["readers"]["r1"].update(cs=5), "readers.r1.cs"),
+        (lambda c: c["readers"]["r1"].update(cs=19), "readers.r1.cs"),
+        (lambda c: c["readers"]["r0"].update(cs="5"), "readers.r0.cs"),
+        (lambda c: c["seats"][1].update(seat=0), "seats[1].seat"),
+        (lambda c: c["seats"][1].update(reader="r9"), "seats[1].reader"),
+        (lambda c: c["seats"][1].update(antenna=1), "seats[1].antenna"),
+        (lambda c: c.update(mux={"pins": []}), "mux.pins"),
+        (lambda c: c["mqtt"].update(user="n2"), "mqtt.user"),
+        (lambda c: c.pop("mqtt"), "mqtt"),
+        (lambda c: c["debounce"].update(vanish=0), "debounce.vanish"),
+        (lambda c: c.update(seats=[]), "seats"),
+    ],
+)
+def test_bad_values_name_their_field(change, field):
+    with pytest.raises(cbconfig.ConfigError) as err:
+        cbconfig.check(_with(change))
+    assert err.value.field == field
+
+
+def test_not_json_is_named():
+    with pytest.raises(cbconfig.ConfigError) as err:
+        cbconfig.load("{node_id: n1")
+    assert err.value.field == "config.json"
+
+
+def test_a_mux_config_with_antennas():
+    def change(c):
+        c["mux"] = {"pins": [12, 13]}
+        c["readers"] = {"rc": {"type": "mfrc522", "cs": 5}}
+        c["seats"] = [{"seat": i, "reader": "rc", "antenna": i} for i in range(4)]
+
+    cfg = cbconfig.check(_with(change))
+    assert [s["antenna"] for s in cfg["seats"]] == [0, 1, 2, 3]
+    bad = _with(change)
+    bad["seats"][0]["antenna"] = 4
+    with pytest.raises(cbconfig.ConfigError) as err:
+        cbconfig.check(bad)
+    assert err.value.field == "seats[0].antenna"
+
+
+def test_serial_transport_needs_no_broker():
+    cfg = cbconfig.check(_with(lambda c: (c.update(transport="serial"), c.pop("mqtt"))))
+    assert cfg["mqtt"] is None

@@ -1,0 +1,122 @@
+"""The firmware's wire encoder reproduces the golden vectors byte for byte."""
+
+import json
+
+import cbwire
+import pytest
+from fw_paths import ROOT
+
+VECTORS = json.loads((ROOT / "tests" / "fixtures" / "wire_vectors.json").read_text())
+SERIAL = [v for v in VECTORS if v["kind"] == "serial" and not v.get("stream")]
+MQTT = [v for v in VECTORS if v["kind"] == "mqtt" and "error" not in v]
+
+
+def _uids(tags):
+    return [bytes.fromhex(t) for t in tags]
+
+
+def encode_serial(f):
+    """The frame the firmware sends for a vector's fields."""
+    kind = f["type"]
+    if kind == "hello":
+        payload = cbwire.hello_payload(f["node"], f["fw"], f["seats"])
+        code = cbwire.HELLO
+    elif kind == "snapshot":
+        payload = cbwire.snapshot_payload(f["seat"], f["seq"], f["t_ms"], _uids(f["tags"]))
+        code = cbwire.SNAPSHOT
+    elif kind == "heartbeat":
+        payload = cbwire.heartbeat_payload(f["uptime_ms"], f["frames"])
+        code = cbwire.HEARTBEAT
+    elif kind == "log":
+        payload = cbwire.log_payload(f["level"], f["text"])
+        code = cbwire.LOG
+    elif kind == "reader_fault":
+        payload = cbwire.fault_payload(f["seat"], f["code"])
+        code = cbwire.READER_FAULT
+    else:
+        raise AssertionError("vector type not known to the firmware: " + kind)
+    return cbwire.frame(f["frame_seq"], code, payload)
+
+
+def encode_mqtt(f):
+    """(topic, payload) the firmware publishes for a vector's fields."""
+    kind, node = f["type"], f["node"]
+    if kind == "status":
+        return cbwire.topic_status(node), "online" if f["online"] else "offline"
+    if kind == "hello":
+        return cbwire.topic_hello(node), cbwire.hello_json(node, f["fw"], f["seats"])
+    if kind == "snapshot":
+        payload = cbwire.snapshot_json(node, f["seat"], f["seq"], f["t_ms"], _uids(f["tags"]))
+        return cbwire.topic_snapshot(f["seat"]), payload
+    if kind == "heartbeat":
+        return cbwire.topic_heartbeat(node), cbwire.heartbeat_json(f["frames"], f["uptime_ms"])
+    if kind == "reader_fault":
+        return cbwire.topic_fault(node), cbwire.fault_json(f["seat"], f["code"])
+    if kind == "log":
+        return cbwire.topic_log(node), cbwire.log_json(f["level"], f["text"])
+    raise AssertionError("vector type not known to the firmware: " + kind)
+
+
+def test_there_are_vectors_of_every_kind():
+    assert {v["fields"]["type"] for v in SERIAL} >= {
+        "hello",
+        "snapshot",
+        "heartbeat",
+        "log",
+        "reader_fault",
+    }
+    assert {v["fields"]["type"] for v in MQTT} >= {"status", "hello", "snapshot", "heartbeat"}
+
+
+@pytest.mark.parametrize("vector", SERIAL, ids=[v["name"] for v in SERIAL])
+def test_serial_vector_byte_for_byte(vector):
+    assert encode_serial(vector["fields"]).hex() == vector["hex"]
+
+
+@pytest.mark.parametrize("vector", MQTT, ids=[v["name"] for v in MQTT])
+def test_mqtt_vector_byte_for_byte(vector):
+    topic, payload = encode_mqtt(vector["fields"])
+    assert topic == vector["topic"]
+    assert payload == vector["payload"]
+
+
+def test_crc_check_value():
+    assert cbwire.crc16(b"123456789") == 0x29B1
+
+
+def test_frame_writer_counts_and_wraps_the_sequence():
+    writer = cbwire.FrameWriter()
+    frames = [writer.encode(cbwire.HEARTBEAT, cbwire.heartbeat_payload(i, i)) for i in range(257)]
+    assert frames[255][3] == 255 and frames[256][3] == 0
+    assert writer.frames_sent == 257
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda: cbwire.snapshot_payload(0, 0, 0, [b"\x01\x02"]), "tags"),
+        (lambda: cbwire.snapshot_payload(300, 0, 0, []), "seat"),
+        (lambda: cbwire.hello_payload("nöde", "1", [0]), "node"),
+        (lambda: cbwire.fault_payload(0, 9), "code"),
+        (lambda: cbwire.log_payload(7, "x"), "level"),
+        (lambda: cbwire.frame(0, 2, bytes(241)), "payload"),
+    ],
+)
+def test_bad_values_name_their_field(call, field):
+    with pytest.raises(cbwire.WireError) as err:
+        call()
+    assert err.value.field == field
+
+
+def test_json_strings_escape_like_the_companion():
+    text = 'quote " backslash \\ newline \n bell \x07 accent é emoji \U0001f377'
+    assert cbwire.log_json(1, text) == json.dumps(
+        {"level": 1, "text": text}, sort_keys=True, separators=(",", ":")
+    )
+
+
+def test_self_tests_pass_on_cpython():
+    import debounce
+
+    assert cbwire.self_test() > 0
+    assert debounce.self_test() > 0
