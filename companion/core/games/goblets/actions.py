@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import Action, Event, Mode
-from companion.core.games.goblets import abilities, flow, rules
+from companion.core.games.goblets import abilities, flow, rules, toast
 from companion.core.games.goblets.tokens import Token
 
 if TYPE_CHECKING:
@@ -311,7 +311,7 @@ def perform(state: GobletsState, action: Action, seat: int | None, counted: bool
     elif kind == "toast":
         if state.stage == "turns":
             assert seat is not None
-            return events + flow.call_toast(state, seat)
+            return events + toast.call_toast(state, seat)
         return events
     elif kind == "ability":
         events.extend(abilities.perform(state, action, seat))
@@ -321,7 +321,7 @@ def perform(state: GobletsState, action: Action, seat: int | None, counted: bool
     elif kind == "reveal":
         if state.steps and state.steps[0]["kind"] != "reveal":
             state.steps = [s for s in state.steps if s["kind"] == "reveal"]
-        return events + flow.do_reveal(state)
+        return events + toast.do_reveal(state)
     elif kind in ("pass", "decline", "defer"):
         if counted:
             events.append({"event": kind, "seat": seat})

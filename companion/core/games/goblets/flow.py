@@ -1,4 +1,4 @@
-"""The Course flow: setup and chance events, the order of steps, the Toast, the reveal, the end.
+"""The Course flow: setup, chance events and the order of steps (the Toast is in toast.py).
 
 Appetizers (Course Setup): "Each player should take the Goblet with the Coaster ring that matches
 their House and place it in front of them. Each player takes 3 Wine, 2 Poison, and 2 Antidote
@@ -16,11 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import Action, Event, Mode
-from companion.core.games.goblets import rules
-from companion.core.games.goblets.scoring import score_toast
-from companion.core.games.goblets.shootout import Shootout
+from companion.core.games.goblets import rules, toast
 from companion.core.games.goblets.tokens import COURSE_SUPPLY, Token
-from companion.core.games.goblets.winetasters import layout, lead, traitor_vp
+from companion.core.games.goblets.winetasters import layout
 
 if TYPE_CHECKING:
     from companion.core.games.goblets.state import GobletsState
@@ -241,8 +239,7 @@ def _legacy_draw(state: GobletsState, action: Action) -> list[Event]:
         state.characters[seat] = name
         events.append({"event": "character_drawn", "seat": seat, "character": name})
     state.legacy_pending = []
-    after_course(state)
-    return events
+    return events + toast.after_course(state)
 
 
 # -- steps -------------------------------------------------------------------------------------
@@ -261,7 +258,8 @@ def ability_steps(state: GobletsState, seats: Sequence[int], timing: str) -> lis
     return steps
 
 
-def _bonus(state: GobletsState, seat: int, effect: str) -> int:
+def bonus(state: GobletsState, seat: int, effect: str) -> int:
+    """1 if ``seat``'s usable card has the passive ``effect`` (one more action), else 0."""
     card = state.active_card(seat)
     return 1 if card is not None and card.effect == effect else 0
 
@@ -280,13 +278,13 @@ def start_turn(state: GobletsState, index: int) -> None:
     state.no_wine_at_start = state.screens[index].get(Token.WINE.value, 0) == 0
     if place["winetaster"] is None:
         seat = place["seats"][0]
-        state.steps = [step(seat, "turn", index, 2 + _bonus(state, seat, "extra_action"))]
+        state.steps = [step(seat, "turn", index, 2 + bonus(state, seat, "extra_action"))]
         return
     taster, noble = place["winetaster"], place["noble"]
     # The Noble is always asked first, so the table cannot tell whether the pair has Wine left.
     steps = [step(noble, "toast_option", index)]
     steps.append(step(taster, "turn", index, 1, no_toast=True))
-    extra = _bonus(state, noble, "extra_action")
+    extra = bonus(state, noble, "extra_action")
     steps.append(step(noble, "turn", index, 1 + extra, no_toast=True, no_peek=True))
     state.steps = steps
 
@@ -305,148 +303,5 @@ def end_step(state: GobletsState) -> list[Event]:
         assert state.turn_place is not None
         start_turn(state, (state.turn_place + 1) % len(state.places))
     elif state.stage == "toast":
-        start_before_drinking(state)
+        toast.start_before_drinking(state)
     return []
-
-
-def call_toast(state: GobletsState, seat: int) -> list[Event]:
-    """ "Call the Toast! The Course ends immediately": the Toast Phase begins."""
-    state.toast_caller = seat
-    state.stage = "toast"
-    state.turn_number += 1
-    caller_place = state.place_index(seat)
-    n = len(state.places)
-    steps = []
-    for offset in range(1, n + 1):
-        index = (caller_place + offset) % n
-        place = state.places[index]
-        if place["winetaster"] is None:
-            single = place["seats"][0]
-            limit = 1 + _bonus(state, single, "extra_toast_action")
-            steps.append(step(single, "final", index, limit))
-        else:
-            noble = place["noble"]
-            steps.append(step(place["winetaster"], "free_peek", index))
-            limit = 1 + _bonus(state, noble, "extra_toast_action")
-            steps.append(step(noble, "final", index, limit, no_peek=True))
-    state.steps = steps
-    return [{"event": "toast_called", "seat": seat}]
-
-
-def start_before_drinking(state: GobletsState) -> None:
-    """Before-Drinking abilities from the Toast Caller's left, then the reveal."""
-    assert state.toast_caller is not None
-    players = state.opts.players
-    order = [(state.toast_caller + 1 + i) % players for i in range(players)]
-    state.stage = "before_drinking"
-    state.steps = ability_steps(state, order, "before_drinking")
-    caller = state.toast_caller
-    state.steps.append(step(caller, "reveal", state.place_index(caller)))
-
-
-# -- the reveal, scoring and the end -------------------------------------------------------------
-
-
-def do_reveal(state: GobletsState) -> list[Event]:
-    """Reveal every Goblet, score the Toast, discard the screens (rulebook, The Toast)."""
-    opts = state.opts
-    ids = list(opts.houses)
-    targets = {ids[i]: state.targets[i] for i in range(len(ids))}
-    goblets = {ids[i]: state.contents_at(i) for i in range(len(ids))}
-    overrides = {}
-    for index, place in enumerate(state.places):
-        card = state.active_card(lead(place))
-        if card is not None and card.override is not None:
-            overrides[ids[index]] = card.override
-    scores = score_toast(ids, targets, goblets, rules=opts.token_rules, overrides=overrides)
-    gained = [0] * opts.players
-    places = []
-    for index, place in enumerate(state.places):
-        score = scores[ids[index]]
-        for seat in place["seats"]:
-            if seat == place["winetaster"] and state.wt_cards[seat] == "traitor":
-                gained[seat] = traitor_vp(score.poisoned)
-            else:  # the player, the Noble, or a Loyal Winetaster ("the same number of VPs")
-                gained[seat] = score.vp
-        places.append(
-            {
-                "place": index,
-                "house": ids[index],
-                "seats": list(place["seats"]),
-                "ring": state.ring_at(index),
-                "contents": goblets[ids[index]],
-                "target": targets[ids[index]],
-                "poisoned": score.poisoned,
-                "survived": score.survived,
-                "target_poisoned": score.target_poisoned,
-                "most_wine": score.most_wine,
-            }
-        )
-    state.vp = [a + b for a, b in zip(state.vp, gained, strict=True)]
-    result = {"course": state.course, "toast_caller": state.toast_caller, "places": places}
-    state.results.append({**result, "vp": gained})
-    for screen in state.screens:  # "discard any tokens they still have behind their screens"
-        empty_into(screen, state.discarded)
-    for goblet in state.goblets:
-        empty_into(goblet, state.discarded)
-    state.steps = []
-    state.stage = "scored"
-    events: list[Event] = [{"event": "revealed", **result}]
-    if opts.hidden_vp:  # "Keep your VPs hidden behind your screen."
-        events.extend(
-            {"event": "scored", "course": state.course, "to": seat, "vp": vp}
-            for seat, vp in enumerate(gained)
-        )
-    else:
-        events.append({"event": "scored", "course": state.course, "vp": gained})
-    poisoned = [lead(p) for p, info in zip(state.places, places, strict=True) if info["poisoned"]]
-    state.legacy_pending = [s for s in sorted(poisoned) if state.characters[s] is not None]
-    if opts.legacy and state.legacy_pending and legacy_deck(state):
-        state.phase = "legacy_draw"
-    else:
-        state.legacy_pending = []
-        events.extend(after_course(state))
-    return events
-
-
-def after_course(state: GobletsState) -> list[Event]:
-    """The next Course (its Host the last Toast Caller) or the end of the game."""
-    assert state.toast_caller is not None
-    state.host = state.toast_caller  # "The player who most recently called a toast"
-    if state.course < state.opts.courses:
-        start_course(state)
-        return []
-    best = max(state.vp)
-    tied = [seat for seat, vp in enumerate(state.vp) if vp == best]
-    if len(tied) == 1 or state.opts.is_winetasters:
-        return finish(state, tied)
-    goblets = None if state.opts.raise_your_memory else list(state.opts.houses[: len(tied)])
-    state.shootout = Shootout.start(tied, state.toast_caller, state.opts.players, goblets)
-    state.phase = "shootout"
-    return [{"event": "shootout_started", "tied": tied}]
-
-
-def finish(state: GobletsState, winners: list[int]) -> list[Event]:
-    """ "the player with the most Victory Points is the winner!" """
-    state.winners = list(winners)
-    state.phase = "over"
-    state.steps = []
-    return [{"event": "game_over", "vp": list(state.vp), "winners": list(winners)}]
-
-
-def shootout_to_move(state: GobletsState) -> Any:
-    """The shoot-out's actor (CHANCE for the Host's pour)."""
-    return state.shootout.to_move()
-
-
-def shootout_legal(state: GobletsState) -> list[Action]:
-    """The shoot-out's legal choices."""
-    return state.shootout.legal_actions()
-
-
-def shootout_apply(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
-    """Delegate to the shoot-out; its end ends the game."""
-    events = [{"event": e.get("type"), **e} for e in state.shootout.apply(action, mode)]
-    if state.shootout.is_over():
-        events.extend(finish(state, state.shootout.winners()))
-    return events

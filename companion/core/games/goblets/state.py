@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer
-from companion.core.games.goblets import actions, flow, rules, views
+from companion.core.games.goblets import actions, flow, rules, toast, views
 from companion.core.games.goblets.characters import Character
 from companion.core.games.goblets.options import Options
 from companion.core.games.goblets.tokens import POOL
@@ -111,7 +111,7 @@ class GobletsState(GameState):
         if self.phase in CHANCE_PHASES:
             return CHANCE
         if self.phase == "shootout":
-            return flow.shootout_to_move(self)
+            return toast.shootout_to_move(self)
         return self.steps[0]["seat"]
 
     def legal_actions(self) -> list[Action]:
@@ -120,7 +120,7 @@ class GobletsState(GameState):
         if mover is None or mover is CHANCE:
             return []
         if self.phase == "shootout":
-            return flow.shootout_legal(self)
+            return toast.shootout_legal(self)
         return actions.legal(self)
 
     def sample_chance(self, rng: random.Random) -> Action:
@@ -144,7 +144,7 @@ class GobletsState(GameState):
         if kind in flow.CHANCE_ACTIONS:
             events = flow.apply_chance(trial, action, mode)
         elif self.phase == "shootout":
-            events = flow.shootout_apply(trial, action, mode)
+            events = toast.shootout_apply(trial, action, mode)
         elif kind in actions.PLAYER_ACTIONS:
             events = actions.apply(trial, action, mode)
         else:

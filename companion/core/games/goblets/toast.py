@@ -1,0 +1,162 @@
+"""The Toast: the Toast Phase, Before-Drinking abilities, the reveal, scoring and the end.
+
+"When the Toast is called, the regular turns end and a special "Toast Phase" begins. Starting with
+the player to the left of the Toast Caller and proceeding clockwise, each player may perform one
+last action. The Toast Caller will be the last one to perform this final action." Then Before
+Drinking abilities, the reveal ("each player takes the Goblet in front of them, no matter the
+color of its Coaster, and reveals its contents"), scoring with :func:`scoring.score_toast`, the
+discarded screens, and the next Course or the end of the game with its tie-break shoot-out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.core.game import Action, Event, Mode
+from companion.core.games.goblets import flow
+from companion.core.games.goblets.scoring import score_toast
+from companion.core.games.goblets.shootout import Shootout
+from companion.core.games.goblets.winetasters import lead, traitor_vp
+
+if TYPE_CHECKING:
+    from companion.core.games.goblets.state import GobletsState
+
+
+def call_toast(state: GobletsState, seat: int) -> list[Event]:
+    """ "Call the Toast! The Course ends immediately": the Toast Phase begins."""
+    state.toast_caller = seat
+    state.stage = "toast"
+    state.turn_number += 1
+    caller_place = state.place_index(seat)
+    n = len(state.places)
+    steps = []
+    for offset in range(1, n + 1):
+        index = (caller_place + offset) % n
+        place = state.places[index]
+        if place["winetaster"] is None:
+            single = place["seats"][0]
+            limit = 1 + flow.bonus(state, single, "extra_toast_action")
+            steps.append(flow.step(single, "final", index, limit))
+        else:
+            noble = place["noble"]
+            steps.append(flow.step(place["winetaster"], "free_peek", index))
+            limit = 1 + flow.bonus(state, noble, "extra_toast_action")
+            steps.append(flow.step(noble, "final", index, limit, no_peek=True))
+    state.steps = steps
+    return [{"event": "toast_called", "seat": seat}]
+
+
+def start_before_drinking(state: GobletsState) -> None:
+    """Before-Drinking abilities from the Toast Caller's left, then the reveal."""
+    assert state.toast_caller is not None
+    players = state.opts.players
+    order = [(state.toast_caller + 1 + i) % players for i in range(players)]
+    state.stage = "before_drinking"
+    state.steps = flow.ability_steps(state, order, "before_drinking")
+    caller = state.toast_caller
+    state.steps.append(flow.step(caller, "reveal", state.place_index(caller)))
+
+
+def do_reveal(state: GobletsState) -> list[Event]:
+    """Reveal every Goblet, score the Toast, discard the screens (rulebook, The Toast)."""
+    opts = state.opts
+    ids = list(opts.houses)
+    targets = {ids[i]: state.targets[i] for i in range(len(ids))}
+    goblets = {ids[i]: state.contents_at(i) for i in range(len(ids))}
+    overrides = {}
+    for index, place in enumerate(state.places):
+        card = state.active_card(lead(place))
+        if card is not None and card.override is not None:
+            overrides[ids[index]] = card.override
+    scores = score_toast(ids, targets, goblets, rules=opts.token_rules, overrides=overrides)
+    gained = [0] * opts.players
+    places = []
+    for index, place in enumerate(state.places):
+        score = scores[ids[index]]
+        for seat in place["seats"]:
+            if seat == place["winetaster"] and state.wt_cards[seat] == "traitor":
+                gained[seat] = traitor_vp(score.poisoned)
+            else:  # the player, the Noble, or a Loyal Winetaster ("the same number of VPs")
+                gained[seat] = score.vp
+        places.append(
+            {
+                "place": index,
+                "house": ids[index],
+                "seats": list(place["seats"]),
+                "ring": state.ring_at(index),
+                "contents": goblets[ids[index]],
+                "target": targets[ids[index]],
+                "poisoned": score.poisoned,
+                "survived": score.survived,
+                "target_poisoned": score.target_poisoned,
+                "most_wine": score.most_wine,
+            }
+        )
+    state.vp = [a + b for a, b in zip(state.vp, gained, strict=True)]
+    result = {"course": state.course, "toast_caller": state.toast_caller, "places": places}
+    state.results.append({**result, "vp": gained})
+    for screen in state.screens:  # "discard any tokens they still have behind their screens"
+        flow.empty_into(screen, state.discarded)
+    for goblet in state.goblets:
+        flow.empty_into(goblet, state.discarded)
+    state.steps = []
+    state.stage = "scored"
+    events: list[Event] = [{"event": "revealed", **result}]
+    if opts.hidden_vp:  # "Keep your VPs hidden behind your screen."
+        events.extend(
+            {"event": "scored", "course": state.course, "to": seat, "vp": vp}
+            for seat, vp in enumerate(gained)
+        )
+    else:
+        events.append({"event": "scored", "course": state.course, "vp": gained})
+    poisoned = [lead(p) for p, info in zip(state.places, places, strict=True) if info["poisoned"]]
+    state.legacy_pending = [s for s in sorted(poisoned) if state.characters[s] is not None]
+    if opts.legacy and state.legacy_pending and flow.legacy_deck(state):
+        state.phase = "legacy_draw"
+    else:
+        state.legacy_pending = []
+        events.extend(after_course(state))
+    return events
+
+
+def after_course(state: GobletsState) -> list[Event]:
+    """The next Course (its Host the last Toast Caller) or the end of the game."""
+    assert state.toast_caller is not None
+    state.host = state.toast_caller  # "The player who most recently called a toast"
+    if state.course < state.opts.courses:
+        flow.start_course(state)
+        return []
+    best = max(state.vp)
+    tied = [seat for seat, vp in enumerate(state.vp) if vp == best]
+    if len(tied) == 1 or state.opts.is_winetasters:
+        return finish(state, tied)
+    goblets = None if state.opts.raise_your_memory else list(state.opts.houses[: len(tied)])
+    state.shootout = Shootout.start(tied, state.toast_caller, state.opts.players, goblets)
+    state.phase = "shootout"
+    return [{"event": "shootout_started", "tied": tied}]
+
+
+def finish(state: GobletsState, winners: list[int]) -> list[Event]:
+    """ "the player with the most Victory Points is the winner!" """
+    state.winners = list(winners)
+    state.phase = "over"
+    state.steps = []
+    return [{"event": "game_over", "vp": list(state.vp), "winners": list(winners)}]
+
+
+def shootout_to_move(state: GobletsState) -> Any:
+    """The shoot-out's actor (CHANCE for the Host's pour)."""
+    return state.shootout.to_move()
+
+
+def shootout_legal(state: GobletsState) -> list[Action]:
+    """The shoot-out's legal choices."""
+    return state.shootout.legal_actions()
+
+
+def shootout_apply(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
+    """Delegate to the shoot-out; its end ends the game."""
+    events = [{"event": e.get("type"), **e} for e in state.shootout.apply(action, mode)]
+    if state.shootout.is_over():
+        events.extend(finish(state, state.shootout.winners()))
+    return events
