@@ -252,3 +252,61 @@ def test_score_needs_a_subcommand():
     done = cli()
     assert done.returncode == 2
     assert "SUBCOMMAND" in done.stderr
+
+
+def play(*args):
+    done = cli("play", *args)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize(
+    ("players", "extra"),
+    [
+        (4, []),
+        (6, ["--variant", "standard", "--option", "legacy=true"]),
+        (5, ["--option", "raise_your_memory=true", "--option", 'token_rules="plain"']),
+        (3, ["--variant", "russian_goblette"]),
+        (7, ["--variant", "winetasters"]),
+    ],
+)
+def test_play_prints_a_replayable_journal_and_the_result(players, extra):
+    """`companion goblets play` plays a random legal game to the end; replaying its journal
+    reproduces the same result (the game is the fold of its journal)."""
+    from companion.core.journal import Journal, replay
+
+    printed = play("--players", str(players), "--seed", "3", *extra)
+    journal = Journal.from_json(printed["journal"])
+    assert journal.game == "goblets"
+    assert journal.options["players"] == players
+    assert journal.entries
+    state, _ = replay(journal)
+    assert state.is_over()
+    assert json.loads(json.dumps(state.outcome())) == printed["result"]
+
+
+def test_play_is_deterministic_per_seed():
+    first = cli("play", "--players", "4", "--seed", "11")
+    again = cli("play", "--players", "4", "--seed", "11")
+    other = cli("play", "--players", "4", "--seed", "12")
+    assert first.returncode == again.returncode == other.returncode == 0
+    assert first.stdout == again.stdout
+    assert first.stdout != other.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["--players", "13", "--seed", "1"], "players"),
+        (["--players", "4", "--seed", "1", "--variant", "chess"], "variant"),
+        (["--players", "4", "--seed", "1", "--option", "legacy"], "--option"),
+        (["--players", "4", "--seed", "1", "--option", "legacy=maybe"], "--option legacy"),
+    ],
+)
+def test_play_bad_options_are_one_line(args, field):
+    done = cli("play", *args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"companion goblets: {field}: "), done.stderr
