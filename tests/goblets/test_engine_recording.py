@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from engine_helpers import act, passes, start, tokens_total
 
@@ -62,6 +64,7 @@ def test_pour_of_a_token_not_behind_the_screen_is_warned_and_conserved():
     assert [w["rule"] for w in warnings(events)] == [rules.POUR]
     assert state.contents_at(2) == {"poison": 1, "ogre_poison": 1}
     assert tokens_total(state) == before
+    assert "ogre" not in json.dumps(state.view(PUBLIC))  # the warning does not say what
     with pytest.raises(AmbiguousObservation):
         act(state, "pour", 1, REC, goblet=2, token="ogre_poison")
 

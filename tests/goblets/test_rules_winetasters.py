@@ -174,3 +174,34 @@ def test_winetasters_characters_face_down():
     assert faces == [False, True] * 4
     assert state.active_card(0) is None
     assert state.active_card(1) is not None
+
+
+def test_winetaster_may_use_the_nobles_ability():
+    """ "If allowed to by their Noble, the Winetaster can use the ability on their Noble's
+    Character card." -- once per Course for the pair."""
+    eyes = {
+        "name": "Eyes",
+        "timing": "own_turn",
+        "once_per_course": True,
+        "effect": "swap_and_exchange_coasters",
+    }
+    deck = (
+        [{"name": f"Guest {i}"} for i in range(3)]
+        + [eyes]
+        + [{"name": f"Other {i}"} for i in range(4)]
+    )
+    state = setup(new(players=8, characters=deck), characters=[c["name"] for c in deck])
+    act(state, "defer")  # place 1: Winetaster 2, Noble 3 (holds Eyes)
+    use = {
+        "type": "ability",
+        "seat": 2,
+        "card": "Eyes",
+        "goblets": [0, 1],
+        "swap": True,
+        "coasters": False,
+    }
+    assert use in state.legal_actions()
+    state.apply(use)
+    assert state.used_course == [[3, "Eyes"]]
+    act(state, "pass")
+    assert all(a["type"] != "ability" for a in state.legal_actions())  # the Noble: used

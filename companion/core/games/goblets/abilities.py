@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from companion.core.errors import MalformedInput
 from companion.core.game import Action, Event
 from companion.core.games.goblets import rules
+from companion.core.games.goblets.characters import Character
 
 if TYPE_CHECKING:
     from companion.core.games.goblets.state import GobletsState
@@ -67,6 +68,15 @@ def parse(state: GobletsState, action: Action) -> None:
             )
 
 
+def usable_card(state: GobletsState, seat: int) -> tuple[int, Character | None]:
+    """The card ``seat`` may use and who holds it: its own face-up card or, for a Winetaster,
+    the Noble's ("If allowed to by their Noble, the Winetaster can use the ability on their
+    Noble's Character card"; the permission is the table's business)."""
+    place = state.place_of(seat)
+    holder = place["noble"] if place["winetaster"] == seat else seat
+    return holder, state.active_card(holder)
+
+
 def _timing(step: dict[str, Any]) -> str | None:
     return step.get("timing") if step["kind"] == "ability" else TIMING_OF_STEP.get(step["kind"])
 
@@ -74,7 +84,7 @@ def _timing(step: dict[str, Any]) -> str | None:
 def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tuple[str, str] | None:
     """The rule an ``ability`` action breaks now, or None."""
     seat = step["seat"]
-    card = state.active_card(seat)
+    holder, card = usable_card(state, seat)
     if card is None or card.name != action["card"]:
         return f"seat {seat} does not hold {action['card']} face up", rules.OWN_CARD
     if not card.is_active:
@@ -83,7 +93,7 @@ def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tupl
         if step["kind"] == "final":
             return f"{card.name} cannot be used in the Toast Phase", rules.NO_ABILITY_IN_TOAST_PHASE
         return f"{card.name} is used at {card.timing}, not now", rules.OVERRIDE
-    if card.once_per_course and [seat, card.name] in state.used_course:
+    if card.once_per_course and [holder, card.name] in state.used_course:
         return f"{card.name} was already used this Course", rules.ONCE_PER_COURSE
     if card.name in state.used_step:
         return f"{card.name} was already used this turn", rules.ONCE_PER_COURSE
@@ -95,7 +105,7 @@ def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tupl
 def legal(state: GobletsState, step: dict[str, Any]) -> list[Action]:
     """Every way the current step's seat may use its card now."""
     seat = step["seat"]
-    card = state.active_card(seat)
+    card = usable_card(state, seat)[1]
     if card is None or not card.is_active:
         return []
     base = {"type": "ability", "seat": seat, "card": card.name}
@@ -132,7 +142,7 @@ def perform(state: GobletsState, action: Action, seat: int | None) -> list[Event
     card = next(c for c in state.opts.characters if c.name == action["card"])
     state.used_step.append(card.name)
     if card.once_per_course:
-        state.used_course.append([seat, card.name])
+        state.used_course.append([usable_card(state, seat)[0], card.name])
     public: Event = {"event": "ability", "seat": seat, "card": card.name}
     if card.effect == "peek_any":
         return [public, *record_peek(state, seat, action["goblet"])]

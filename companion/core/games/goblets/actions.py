@@ -117,7 +117,8 @@ def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tupl
         return f"{kind} is not possible now", STEP_RULE[where]
     place = step["place"]
     if kind == "pour" and not state.screens[place].get(action["token"], 0):
-        return f"no {action['token']} token behind the screen", rules.POUR
+        # The message never names the kind: warnings are public, what was poured is not.
+        return "the poured token was not behind the pourer's screen", rules.POUR
     if kind == "peek" and step.get("no_peek"):
         return "a Noble cannot Peek", rules.NOBLE_NO_PEEK
     if kind == "swap":
@@ -260,7 +261,7 @@ def _record_unknown_pour(state: GobletsState, action: Action) -> list[Event]:
     step = state.steps[0]
     if step["kind"] in ("turn", "final") and state.screens[step["place"]].get(token, 0):
         return perform(state, {**action, "seat": step["seat"]}, step["seat"], counted=True)
-    events = [warning(state, None, f"a {token} token was poured out of turn", rules.TURNS)]
+    events = [warning(state, None, "a token was poured out of turn", rules.TURNS)]
     return events + perform(state, action, None, counted=False)
 
 
