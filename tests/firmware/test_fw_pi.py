@@ -1,0 +1,193 @@
+"""The same drivers on the Pi: spidev and gpiod adapters (fakes of both modules route to the
+chip models), and paho-mqtt behind the umqtt.simple interface against a real mosquitto."""
+
+import json
+import socket
+import subprocess
+import threading
+import time
+import types
+
+import cbconfig
+import cbnode
+import paho.mqtt.client as mqtt
+import pi_node
+import pytest
+import report
+from fw_paths import FIRMWARE
+from fw_sim_bus import SimClock, SimPin, SimSPI
+from fw_sim_mfrc522 import ChipMFRC522, Field, Tag14443A
+from fw_sim_pn5180 import ChipPN5180, Tag15693
+
+
+def _fake_pi(spi, lines):
+    """Fake ``spidev`` and ``gpiod`` modules; ``lines`` maps offsets to SimPins."""
+
+    class SpiDev:
+        def open(self, bus, device):
+            self.bus = (bus, device)
+
+        def xfer2(self, data):
+            out = bytearray(len(data))
+            spi.write_readinto(bytes(data), out)
+            return list(out)
+
+        def close(self):
+            self.bus = None
+
+    spidev = types.ModuleType("spidev")
+    spidev.SpiDev = SpiDev
+
+    class Value:
+        ACTIVE, INACTIVE = "active", "inactive"
+
+    class Direction:
+        INPUT, OUTPUT = "input", "output"
+
+    class LineSettings:
+        def __init__(self, direction, output_value=None):
+            self.direction, self.output_value = direction, output_value
+
+    class Request:
+        def __init__(self, config):
+            self.config = config
+            for offset, settings in config.items():
+                lines.setdefault(offset, SimPin(f"gpio{offset}"))
+                if settings.output_value is not None:
+                    lines[offset](settings.output_value == Value.ACTIVE)
+
+        def set_value(self, offset, value):
+            assert self.config[offset].direction == Direction.OUTPUT
+            lines[offset](value == Value.ACTIVE)
+
+        def get_value(self, offset):
+            return Value.ACTIVE if lines[offset]() else Value.INACTIVE
+
+        def release(self):
+            self.config = {}
+
+    gpiod = types.ModuleType("gpiod")
+    gpiod.line = types.SimpleNamespace(Value=Value, Direction=Direction)
+    gpiod.LineSettings = LineSettings
+    gpiod.request_lines = lambda chip, consumer, config: Request(config)
+    return spidev, gpiod
+
+
+def test_pi_adapters_run_the_drivers_on_the_models():
+    cfg = cbconfig.check(
+        {
+            "node_id": "pi",
+            "spi": {"id": 0, "sck": 11, "mosi": 10, "miso": 9},
+            "readers": {
+                "rc": {"type": "mfrc522", "cs": 8},
+                "pn": {"type": "pn5180", "cs": 7, "busy": 24, "rst": 25},
+            },
+            "seats": [{"seat": 0, "reader": "rc"}, {"seat": 1, "reader": "pn"}],
+        }
+    )
+    clock = SimClock()
+    spi = SimSPI(clock)
+    ring = Tag14443A(bytes.fromhex("04A1B2C3D4E5F6"))
+    token = Tag15693(bytes.fromhex("E004015012345678"))
+    rc = ChipMFRC522([Field([ring])], clock)
+    pn = ChipPN5180(Field([token]), clock)
+    lines = {8: spi.attach(rc, "ce-rc"), 7: spi.attach(pn, "ce-pn")}
+    lines[24] = SimPin("busy", reader=pn.busy)
+    spidev, gpiod = _fake_pi(spi, lines)
+    scheduler, _ = pi_node.build(cfg, spidev_module=spidev, gpiod_module=gpiod, clock=clock)
+    events = scheduler.poll() + scheduler.poll()
+    snaps = {e[1]: e[4] for e in events if e[0] == "snapshot"}
+    assert snaps == {0: [ring.uid], 1: [token.uid]}
+    assert lines[25].writes >= 2  # reset pulsed
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def broker(tmp_path):
+    port = _free_port()
+    conf = tmp_path / "mosquitto.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    proc = subprocess.Popen(
+        ["/usr/sbin/mosquitto", "-c", str(conf)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _watch(port):
+    got = {}
+    event = threading.Event()
+    sub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="watcher")
+
+    def on_message(client, userdata, msg):
+        got[msg.topic] = msg.payload.decode()
+        event.set()
+
+    sub.on_message = on_message
+    sub.connect("127.0.0.1", port)
+    sub.subscribe("cupbearer/v1/#", qos=1)
+    sub.loop_start()
+    return sub, got
+
+
+def _wait_for(condition, seconds=10):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_paho_behind_the_umqtt_interface_on_a_real_broker(broker):
+    sub, got = _watch(broker)
+    clients = []
+
+    def factory():
+        clients.append(pi_node.PahoAsUmqtt("pi", "127.0.0.1", broker, "pi", "secret", 5))
+        return clients[-1]
+
+    clock = SimClock()
+    rep = report.MqttReporter(factory, "pi", cbnode.FW_VERSION, [0], clock)
+    try:
+        assert rep.maintain()
+        rep.snapshot(0, 3, 1234, [bytes.fromhex("E004015012345678")])
+        assert _wait_for(lambda: "cupbearer/v1/seat/0/snapshot" in got)
+        assert got["cupbearer/v1/node/pi/status"] == "online"
+        assert json.loads(got["cupbearer/v1/node/pi/hello"])["fw"] == cbnode.FW_VERSION
+        assert json.loads(got["cupbearer/v1/seat/0/snapshot"])["tags"] == ["E004015012345678"]
+        clients[0].close()  # the node vanishes without a DISCONNECT: the Last Will fires
+        assert _wait_for(lambda: got.get("cupbearer/v1/node/pi/status") == "offline")
+    finally:
+        for c in clients:
+            c.client.loop_stop()
+        sub.loop_stop()
+        sub.disconnect()
+
+
+def test_the_pi_example_config_is_valid():
+    cfg = cbconfig.load((FIRMWARE / "pi" / "config.pi.json").read_text())
+    assert cfg["spi"]["id"] == 0 and cfg["mqtt"]["broker"] == "127.0.0.1"
+
+
+def test_pi_node_main_names_a_config_error(tmp_path, capsys):
+    bad = tmp_path / "c.json"
+    bad.write_text(json.dumps({"node_id": "pi"}))
+    assert pi_node.main(["--config", str(bad)]) == 2
+    assert "spi: missing" in capsys.readouterr().err
