@@ -98,6 +98,11 @@ class TagRegistry:
         """The ring UIDs of ``goblet`` (usually one), sorted."""
         return sorted(u for u, t in self._tags.items() if t == Ring(goblet))
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TagRegistry) and self._tags == other._tags
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __len__(self) -> int:
         return len(self._tags)
 
