@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from engine_helpers import act, new, setup, start
@@ -205,3 +206,19 @@ def test_winetaster_may_use_the_nobles_ability():
     assert state.used_course == [[3, "Eyes"]]
     act(state, "pass")
     assert all(a["type"] != "ability" for a in state.legal_actions())  # the Noble: used
+
+
+def test_noble_and_winetaster_each_receive_a_character_card():
+    """ "Each pair is considered a single "player", with the exception that the Noble and the
+    Winetaster each receive 1 Character card." """
+    state = setup(new(players=8))
+    assert len({name for name in state.characters}) == 8
+
+
+def test_winetaster_deck_is_an_option():
+    """ "Randomly deal 1 Winetaster card to each Winetaster. Put the unused ones aside" -- the
+    deck's composition is not printed: option ``winetaster_cards``."""
+    state = new(players=8, characters=[], winetaster_cards={"loyal": 4, "traitor": 0})
+    state.apply(state.sample_chance(random.Random(0)))
+    deal = state.sample_chance(random.Random(0))
+    assert deal["cards"] == ["loyal"] * 4

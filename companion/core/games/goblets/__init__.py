@@ -17,6 +17,27 @@ from companion.core.game import Game, GameState
 from companion.core.games.goblets.options import check_variant, parse_options
 from companion.core.games.goblets.state import GobletsState
 
+HOOK_DECK: list[dict[str, Any]] = [
+    {"name": "King Cobra", "timing": "toast_phase", "effect": "extra_toast_action"},
+    {
+        "name": "Averted Eyes",
+        "timing": "own_turn",
+        "once_per_course": True,
+        "effect": "swap_and_exchange_coasters",
+    },
+    {"name": "Taster", "timing": "course_start", "effect": "peek_any"},
+    {"name": "Juggler", "timing": "before_drinking", "effect": "swap_any"},
+    {"name": "Glutton", "timing": "passive", "effect": "extra_action"},
+    {
+        "name": "Martyr",
+        "timing": "scoring_override",
+        "effect": "scoring_override",
+        "override": {"poisoned": 1, "survived": 0},
+    },
+    {"name": "Snoop", "timing": "toast_phase", "once_per_course": True, "effect": "peek_any"},
+]
+"""A deck with every timing and effect, for the conformance suite (and as an example)."""
+
 
 class Goblets(Game):
     """Raise Your Goblets for 2 to 12 players."""
@@ -40,6 +61,7 @@ class Goblets(Game):
         """Every player count 4..12, every variant and flag, Russian Goblette for 2 and 3."""
         sets: list[dict[str, Any]] = [
             {"players": 4},
+            {"players": 4, "characters": HOOK_DECK, "host": 2},
             {"players": 5, "raise_your_memory": True, "legacy": True},
             {"players": 6, "hidden_vp": False, "show_pourer": False, "token_rules": "plain"},
             {"players": 7},
