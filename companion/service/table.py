@@ -27,18 +27,39 @@ from typing import Any
 from companion.config import Config
 from companion.core import registry
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import CHANCE, HOST, PUBLIC, Action, Game, GameState, Mode, Viewer
+from companion.core.game import (
+    CHANCE,
+    HOST,
+    PUBLIC,
+    Action,
+    Event,
+    Game,
+    GameState,
+    Mode,
+    Viewer,
+)
 from companion.core.journal import Entry
 from companion.service.hub import Hub, Message
 from companion.store.journal import UNDO, GameRecord, JournalStore, NotFound, live_entries
 
 log = logging.getLogger(__name__)
 
+PUBLIC_REVEALS: dict[str, tuple[str, ...]] = {"goblets": ("reveal",)}
+"""Per game, the action types that reveal the hidden to everyone (the Toast's reveal)."""
+SECRET_AFTER_REVEAL: dict[str, tuple[str, ...]] = {"goblets": ("deal_winetaster_cards",)}
+"""Per game, action types that stay secret after a reveal (Loyal/Traitor cards), until the end."""
+ALL_PUBLIC_EVENTS = frozenset({"tribunal"})
+"""Games whose events are all public (the courtroom has no secret but the deck order)."""
+SEAT_ADDRESSED_EVENTS = frozenset({"goblets"})
+"""Games whose private events carry ``"to": seat`` (goblets' ``views.events_for``)."""
+
 UNDO_RULE = "Undo removes the last action; a chance draw is final and is never redrawn."
 TURN_RULE = "Each player acts only on their own turn."
 PUBLIC_RULE = "The public tablet shows the table; only a seat or the Host acts."
 EXPORT_RULE = "A game is exported only once it is over, when nothing is secret any more."
 NO_GAME_RULE = "There is no game at the table: the Host starts one."
+FEED_LENGTH = 200
+FEED_SHOWN = 40
 SEAT_TOKEN_BYTES = 16
 """128 bits of ``secrets.token_urlsafe`` per seat link."""
 
@@ -56,6 +77,13 @@ class Table:
     reveal_seq: int | None = None
     """Seq of the latest live entry that revealed what was hidden (e.g. a Toast)."""
     tokens: dict[int, str] = field(default_factory=dict)
+    feed: list[dict[str, Any]] = field(default_factory=list)
+    """Recent events with their entry seq (filtered per viewer before they leave)."""
+
+    def record_events(self, seq: int, events: list[Event]) -> None:
+        """Keep ``events`` of entry ``seq`` in the feed (the newest FEED_LENGTH)."""
+        self.feed.extend({"seq": seq, **event} for event in events)
+        del self.feed[:-FEED_LENGTH]
 
     @property
     def seq(self) -> int:
@@ -68,18 +96,31 @@ class Table:
         return live_entries(self.entries)
 
 
-def _fold(game: Game, options: Mapping[str, Any], live: list[Entry]) -> tuple[GameState, set, Any]:
-    """Replay ``live`` from the initial state; returns state, chance seqs and the last reveal."""
-    state = game.new_state(options)
-    chance: set[int] = set()
-    reveal = None
-    for entry in live:
-        if state.to_move() is CHANCE:
-            chance.add(entry.seq)
-        if state.reveals_hidden(entry.action):
-            reveal = entry.seq
-        state.apply(entry.action, entry.mode)
-    return state, chance, reveal
+def _fold(game: Game, record: GameRecord, entries: list[Entry]) -> Table:
+    """Replay the live part of ``entries`` from the initial state into a :class:`Table`."""
+    table = Table(record, game, game.new_state(record.options), list(entries))
+    for entry in live_entries(entries):
+        if table.state.to_move() is CHANCE:
+            table.chance.add(entry.seq)
+        if is_public_reveal(record.game, entry.action):
+            table.reveal_seq = entry.seq
+        table.record_events(entry.seq, table.state.apply(entry.action, entry.mode))
+    return table
+
+
+def is_public_reveal(game: str, action: Action) -> bool:
+    """True for an action that shows everyone what was hidden (a Peek shows only the peeker)."""
+    return action.get("type") in PUBLIC_REVEALS.get(game, ())
+
+
+def events_for(game: str, events: list[dict[str, Any]], viewer: Viewer) -> list[dict[str, Any]]:
+    """The feed events ``viewer`` may see; a game without a known filter publishes none."""
+    if game in ALL_PUBLIC_EVENTS:
+        return events
+    if game in SEAT_ADDRESSED_EVENTS:
+        # Raise Your Goblets addresses private events with "to": seat ("poured", "peeked").
+        return [e for e in events if "to" not in e or (viewer.is_seat and e["to"] == viewer.index)]
+    return []
 
 
 class Service:
@@ -105,6 +146,11 @@ class Service:
         self.readers: dict[int, str] = {}
         """Sensor health per seat: "virtual", "online", "offline" or "broken"."""
         self.default_mode = Mode.ENFORCING if config.is_virtual else Mode.RECORDING
+        self.sensed_chance: frozenset[str] = frozenset()
+        """Chance action types the table's sensors record instead of the service drawing them
+        (the Host's random initial pour is poured by hand and read by the readers)."""
+        self.notices: list[dict[str, Any]] = []
+        """Messages for the Host from the sensing side (tracker conflicts, unknown tags)."""
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -115,9 +161,7 @@ class Service:
             if record is None or record.game not in self.games:
                 return None
             entries = self.store.entries(record.id)
-            game = self.games[record.game]
-            state, chance, reveal = _fold(game, record.options, live_entries(entries))
-            self.table = Table(record, game, state, entries, chance, reveal)
+            self.table = _fold(self.games[record.game], record, entries)
             self.table.tokens = self.store.seat_tokens(record.id)
             self._ensure_tokens()
             self._resolve_chance()
@@ -228,14 +272,14 @@ class Service:
         table = self._require_table()
         trial = table.state.clone()
         was_chance = table.state.to_move() is CHANCE
-        reveals = table.state.reveals_hidden(action)
-        trial.apply(action, mode)
+        events = trial.apply(action, mode)
         entry = self.store.append(table.record.id, action, t=self.clock(), mode=mode)
         table.entries.append(entry)
         table.state = trial
+        table.record_events(entry.seq, events)
         if was_chance:
             table.chance.add(entry.seq)
-        if reveals:
+        if is_public_reveal(table.record.game, action):
             table.reveal_seq = entry.seq
         if trial.is_over():
             outcome = trial.outcome()
@@ -248,7 +292,10 @@ class Service:
         for _ in range(10_000):
             if table.state.to_move() is not CHANCE:
                 return
-            self._commit(table.state.sample_chance(self.rng), Mode.ENFORCING)
+            outcome = table.state.sample_chance(self.rng)
+            if outcome.get("type") in self.sensed_chance:
+                return  # poured by hand: the sensors will record what happened
+            self._commit(outcome, Mode.ENFORCING)
         raise RuntimeError("the game asks for chance forever")
 
     def undo(self) -> Message:
@@ -261,29 +308,39 @@ class Service:
             last = live[-1]
             if last.seq in table.chance:
                 raise IllegalAction("the last entry is a chance draw", rule=UNDO_RULE)
-            state, chance, reveal = _fold(table.game, table.record.options, live[:-1])
             entry = self.store.append(
                 table.record.id, {"type": UNDO, "seq": last.seq}, t=self.clock()
             )
             if table.record.is_finished:
                 self.store.reopen(table.record.id)
-                table.record = self.store.game(table.record.id)
-            table.entries.append(entry)
-            table.state, table.chance, table.reveal_seq = state, chance, reveal
+            record = self.store.game(table.record.id)
+            tokens = table.tokens
+            self.table = _fold(table.game, record, [*table.entries, entry])
+            self.table.tokens = tokens
             self.publish()
             return self.message(HOST)
 
     # -- sensors -----------------------------------------------------------------------------
 
-    def set_reader(self, seat: int, status: str) -> None:
-        """Record a seat reader's health ("online", "offline", "virtual", "broken")."""
+    def notice(self, kind: str, message: str, **data: Any) -> None:
+        """Tell the Host something from the sensing side (kept: the latest 20)."""
+        with self.lock:
+            self.notices.append({"t": self.clock(), "kind": kind, "message": message, **data})
+            del self.notices[:-20]
+            self.publish()
+
+    def set_reader(self, seat: int, status: str, *, by_host: bool = False) -> None:
+        """Record a seat reader's health ("online", "offline", "virtual", "broken").
+
+        A reader the Host marked broken stays so until the Host says otherwise.
+        """
         if status not in ("online", "offline", "virtual", "broken"):
             raise MalformedInput(f"unknown reader status {status!r}", field="status")
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
             raise MalformedInput(f"no seat {seat!r}", field="seat")
         with self.lock:
-            if self.readers.get(seat) == "broken" and status in ("online", "offline"):
-                return  # marked broken by the Host: stays broken until the Host says otherwise
+            if not by_host and self.readers.get(seat) == "broken":
+                return
             self.readers[seat] = status
             self.publish()
 
@@ -312,6 +369,7 @@ class Service:
                     "over": state.is_over(),
                     "to_move": "chance" if mover is CHANCE else mover,
                     "view": state.view(viewer),
+                    "events": events_for(table.record.game, table.feed, viewer)[-FEED_SHOWN:],
                 }
             )
             if state.is_over():
@@ -322,6 +380,7 @@ class Service:
                 live = table.live
                 data["can_undo"] = bool(live) and live[-1].seq not in table.chance
                 data["mode"] = self.default_mode.value
+                data["notices"] = list(self.notices)
             data["revealed_through"] = table.reveal_seq
             return data
 
@@ -357,10 +416,10 @@ class Service:
         return self.store.export(game_id)
 
     def timeline(self, game_id: int) -> dict[str, Any]:
-        """Replay frames of everything up to the latest reveal (all of a finished game).
+        """Replay frames of everything up to the latest public reveal (all of a finished game).
 
         Each frame is an action as it was journaled and the public view after it: what nobody
-        could see during play, shown once the Toast has revealed it.
+        could see during play, shown once the Toast has revealed it to everyone.
         """
         record = self.store.game(game_id)
         if record.game not in self.games:
@@ -369,19 +428,21 @@ class Service:
         live = live_entries(self.store.entries(game_id))
         state = game.new_state(record.options)
         frames: list[dict[str, Any]] = []
-        through = None
+        through = len(live) - 1 if record.is_finished else -1
+        secret = () if record.is_finished else SECRET_AFTER_REVEAL.get(record.game, ())
         for index, entry in enumerate(live):
-            if state.reveals_hidden(entry.action):
+            if not record.is_finished and is_public_reveal(record.game, entry.action):
                 through = index
-            state.apply(entry.action, entry.mode)
-            frames.append({"seq": entry.seq, "t": entry.t, "action": entry.action})
-            frames[-1]["view"] = state.view(PUBLIC)
-        if record.is_finished:
-            through = len(live) - 1
-        shown = frames[: through + 1] if through is not None else []
+            events = state.apply(entry.action, entry.mode)
+            frame = {"seq": entry.seq, "t": entry.t, "action": entry.action}
+            if entry.action.get("type") in secret:
+                frame["action"] = {"type": entry.action["type"]}
+            frame["events"] = events_for(record.game, events, PUBLIC)
+            frame["view"] = state.view(PUBLIC)
+            frames.append(frame)
         return {
             "game_id": game_id,
             "game": record.game,
             "finished": record.is_finished,
-            "frames": shown,
+            "frames": frames[: through + 1],
         }
