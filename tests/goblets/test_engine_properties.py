@@ -14,6 +14,7 @@ from engine_helpers import new, tokens_total
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.core.errors import CupbearerError, MalformedInput
 from companion.core.game import CHANCE, HOST, PUBLIC, Mode, Viewer
 from companion.core.games.goblets.tokens import POOL
 
@@ -116,3 +117,89 @@ def test_every_player_count_and_variant_is_covered():
     assert players == set(range(4, 13))
     flags = {key for options in OPTION_SETS for key in options}
     assert {"raise_your_memory", "legacy", "hidden_vp", "show_pourer", "token_rules"} <= flags
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 14) | st.sampled_from(["wine", "x", "de_miceti"]),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=12,
+)
+TYPES = st.sampled_from(
+    [
+        "pour",
+        "peek",
+        "rotate",
+        "swap",
+        "toast",
+        "pass",
+        "ability",
+        "decline",
+        "defer",
+        "reveal",
+        "deal_characters",
+        "initial_pour",
+        "deal_winetaster_cards",
+        "deal_targets",
+        "legacy_draw",
+        "shootout_choose",
+    ]
+)
+KEYS = st.sampled_from(
+    [
+        "seat",
+        "goblet",
+        "token",
+        "direction",
+        "with",
+        "from",
+        "card",
+        "goblets",
+        "swap",
+        "coasters",
+        "characters",
+        "tokens",
+        "cards",
+        "targets",
+        "draws",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    kind=TYPES,
+    fields=st.dictionaries(KEYS, JSON, max_size=4),
+    moment=st.integers(0, 60),
+    players=st.sampled_from([4, 8]),
+    mode=st.sampled_from([Mode.ENFORCING, Mode.RECORDING]),
+)
+def test_garbage_actions_raise_typed_errors_and_change_nothing(kind, fields, moment, players, mode):
+    rng = random.Random(moment)
+    state = new(players=players, legacy=True)
+    for _ in range(moment):
+        if state.is_over():
+            break
+        state.apply(
+            state.sample_chance(rng)
+            if state.to_move() is CHANCE
+            else rng.choice(state.legal_actions())
+        )
+    before = fingerprint(state)
+    try:
+        state.apply({"type": kind, **fields}, mode)
+    except CupbearerError:
+        assert fingerprint(state) == before
+    else:
+        check_invariants(state)
+
+
+def test_malformed_chance_outcomes_are_typed_errors():
+    state = new(players=4)
+    for bad in ([[1], [2], [3], [4]], [None] * 4, "abcd", [{"a": 1}] * 4):
+        try:
+            state.apply({"type": "deal_characters", "characters": bad})
+        except MalformedInput as error:
+            assert error.field == "characters"
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
+    assert state.phase == "deal_characters"

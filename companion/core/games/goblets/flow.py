@@ -126,9 +126,14 @@ def legacy_deck(state: GobletsState) -> list[str]:
 
 
 def _check_list(action: Mapping[str, Any], key: str, length: int) -> list[Any]:
+    """``action[key]`` as a list of ``length`` strings (or nulls), else MalformedInput."""
     value = action.get(key)
-    if not isinstance(value, list) or len(value) != length:
-        raise MalformedInput(f"must be a list of {length} items, got {value!r}", field=key)
+    if (
+        not isinstance(value, list)
+        or len(value) != length
+        or not all(item is None or isinstance(item, str) for item in value)
+    ):
+        raise MalformedInput(f"must be a list of {length} names, got {value!r}", field=key)
     return value
 
 
@@ -227,6 +232,8 @@ def _legacy_draw(state: GobletsState, action: Action) -> list[Event]:
     expected = [s for s in state.legacy_pending][: len(deck)]
     seats = [d.get("seat") if isinstance(d, Mapping) else None for d in draws]
     names = [d.get("character") if isinstance(d, Mapping) else None for d in draws]
+    if not all(isinstance(name, str) for name in names):
+        raise MalformedInput("each draw needs a card name", field="draws")
     if seats != expected or len(set(names)) != len(names) or any(n not in deck for n in names):
         raise MalformedInput(f"must draw one new card for each of seats {expected}", field="draws")
     events: list[Event] = []
