@@ -63,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rate", type=float, default=10.0, help="reads per second per seat")
     parser.add_argument("--speed", type=float, default=1.0, help="x real time; 0: flat out")
     parser.add_argument("--linger", type=float, default=0.0, help="seconds to stay up at the end")
+    parser.add_argument(
+        "--on-change", action="store_true", help="send only changed snapshots (and every 2 s)"
+    )
     parser.add_argument("--hello-every", type=float, default=30.0, help="seconds between HELLOs")
     parser.add_argument("--registry-out", metavar="FILE", help="write the Course's tag registry")
     parser.set_defaults(func=run)
@@ -92,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
         transport = SerialTransport(args.serial)
     else:
         transport = PtyTransport(args.pty)
-    virtual = VirtualNode(hello, transport, speed=args.speed, hello_every=args.hello_every)
+    virtual = VirtualNode(
+        hello, transport, speed=args.speed, hello_every=args.hello_every, on_change=args.on_change
+    )
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: virtual.stopping.set())
     print(json.dumps({"event": "ready", "node": node, "seats": list(seats)}), file=sys.stderr)

@@ -1,10 +1,10 @@
 """A virtual reader node: simulated snapshots sent over the real wire formats.
 
 :class:`VirtualNode` behaves like the firmware (``docs/protocol.md``): HELLO on start and every
-30 s, HEARTBEAT every second, a SNAPSHOT of a seat when what it reads changes and at least every
-2 s, each seat with its own sequence number. Its readings come from any iterator of
-:class:`~companion.core.observations.Observation` whose ``t`` is seconds since the start: a
-scripted JSONL file (:func:`read_script`) or TRACKING's simulated readers
+30 s, HEARTBEAT every second, a SNAPSHOT of a seat after every reading of it (and at least every
+2 s when readings stop), each seat with its own sequence number. Its readings come from any
+iterator of :class:`~companion.core.observations.Observation` whose ``t`` is seconds since the
+start: a scripted JSONL file (:func:`read_script`) or TRACKING's simulated readers
 (:func:`simulated_readings`, a random Course through :mod:`companion.virtual` with noise). It
 speaks through a transport: :class:`MqttTransport` (a real broker, Last Will included),
 :class:`SerialTransport` (frames to a serial port) or :class:`PtyTransport` (frames into a pty
@@ -149,6 +149,8 @@ class VirtualNode:
     ``speed`` 0 sends as fast as possible. Only readings of ``hello.seats`` are used.
     ``hello_every``: seconds between HELLOs (30 like the firmware; tests use less, because a
     serial reader that opens the port late would otherwise wait that long to learn the node id).
+    Every reading is sent (one snapshot per inventory round: the tracker's debounce counts
+    snapshots); ``on_change`` sends only changes and a refresh every 2 s, the protocol's floor.
     """
 
     def __init__(
@@ -157,8 +159,10 @@ class VirtualNode:
         transport: Transport,
         speed: float = 1.0,
         hello_every: float = HELLO_EVERY,
+        on_change: bool = False,
     ) -> None:
         self.hello = hello
+        self.on_change = on_change
         self.transport = transport
         self.speed = speed
         self.hello_every = hello_every
@@ -178,11 +182,12 @@ class VirtualNode:
         return int((time.monotonic() - self.boot) * 1000) & 0xFFFFFFFF
 
     def report(self, seat: int, tags: Iterable[str], force: bool = False) -> None:
-        """Send a seat's snapshot if it changed, is due for a refresh, or ``force``."""
+        """Send a seat's snapshot (with ``on_change``: if changed, due for a refresh, or forced)."""
         tags = tuple(sorted(tags))
         now = time.monotonic()
         last = self.last.get(seat)
-        if not force and last and last[0] == tags and now - last[1] < REFRESH_EVERY:
+        fresh = last and last[0] == tags and now - last[1] < REFRESH_EVERY
+        if self.on_change and not force and fresh:
             return
         self.seq[seat] = (self.seq.get(seat, -1) + 1) & 0xFFFF
         self.last[seat] = (tags, now)

@@ -5,22 +5,26 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from companion.core.observations import Observation
+from companion.core.tracking import Tracker
 from companion.links import virtual
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
 from companion.links.mqtt import MqttLink
 from companion.links.serial import SerialLink
 from companion.links.virtual import VirtualNode, read_script, simulated_readings
 from companion.links.wire import FrameDecoder, Heartbeat, Hello, Snapshot
+from companion.virtual import Scenario, summarize
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = [
@@ -79,9 +83,18 @@ def latest(collector):
     return {o.seat: o.tags for o in collector.of(Observation)}
 
 
-def test_node_duties_hello_heartbeat_change_only_snapshots():
+def test_node_sends_a_snapshot_for_every_reading():
     out = Recorder()
     node = VirtualNode(Hello("n1", "1.0", (0, 1)), out, speed=0)
+    repeated = [*SCRIPT, {**SCRIPT[-1], "t": 0.6}]
+    assert node.run(read_script(json.dumps(line) for line in repeated)) == 6
+    snaps = [(s.seat, s.seq) for s in out.sent if isinstance(s, Snapshot)]
+    assert snaps == [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (0, 3)]
+
+
+def test_node_duties_hello_heartbeat_change_only_snapshots():
+    out = Recorder()
+    node = VirtualNode(Hello("n1", "1.0", (0, 1)), out, speed=0, on_change=True)
     played = node.run(read_script(json.dumps(line) for line in SCRIPT))
     assert played == 5  # seat 2's reading is not this node's
     assert isinstance(out.sent[0], Hello) and isinstance(out.sent[1], Heartbeat)
@@ -238,3 +251,37 @@ def test_process_writes_frames_to_a_serial_port(pty_pair, tmp_path):
     snaps = [(f.record.seat, f.record.tags) for f in frames if isinstance(f.record, Snapshot)]
     assert snaps[-2:] == [(1, ("0811223344556677889A",)), (0, ("04A1B2C3D4E5F6",))]
     assert decoder.stats.crc_errors == 0 and decoder.stats.dropped_bytes == 0
+
+
+def test_whole_course_through_node_process_broker_link_and_tracker(mosquitto, tmp_path):
+    """End to end: a random Course read with moderate noise by a node process, through the broker
+    and the MQTT link into the tracker, gives the Course's exact moves, pours and final table.
+
+    Played at 4x real time; the link's clock runs 4x too, so the tracker sees sensor-like time.
+    """
+    speed, seed, seats = 4.0, 3, 4
+    scenario = Scenario.generate(random.Random(seed), seats)  # the Course the node will play
+    tracker = Tracker(scenario.registry, seats)
+    events, lock = [], threading.Lock()
+
+    def sink(item):
+        if isinstance(item, Observation):
+            with lock:
+                events.extend(tracker.observe(item))
+
+    registry_path = tmp_path / "registry.json"
+    link = MqttLink(mosquitto.url, sink, clock=lambda: time.monotonic() * speed).start()
+    try:
+        assert link.subscribed.wait(10)
+        process = node_process(
+            "--mqtt", mosquitto.url, "--node", "n1", "--table", seats, "--seed", seed,
+            "--noise", "moderate", "--speed", speed, "--registry-out", registry_path,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert finish(process, timeout=60)[0] == 0
+    finally:
+        link.stop()
+    assert json.loads(registry_path.read_text()) == scenario.registry.to_json()
+    events += tracker.advance(time.monotonic() * speed + 5.0)
+    events.append(tracker.state())
+    assert summarize(events).differences(scenario.truth()) == []
