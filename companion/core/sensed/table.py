@@ -1,0 +1,571 @@
+"""The sensed table: tracker events and the few inputs sensors cannot see, into engine actions.
+
+:class:`SensedTable` holds a Raise Your Goblets state (4-12 players) and applies, in
+:attr:`Mode.RECORDING`, the actions that the tracker's events and the players' and Host's inputs
+mean. Every method returns a :class:`Result`: the actions applied, in order, each with the engine
+events it produced (journal the actions as they are, with ``Mode.RECORDING``, and the journal
+replays the game), and the notices for the Host (conflicts, unknown tags, reader nodes, what could
+not be recorded). The readings of the rulebook it relies on are in ``docs/rules-notes.md``
+("Sensed play").
+
+Inputs the sensors cannot see: :meth:`SensedTable.start_course` (the Host: the Goblets are in
+place, the initial pour may begin), :meth:`SensedTable.end_turn` (a player passes or ends a turn
+early), :meth:`SensedTable.toast` (a player Calls the Toast), :meth:`SensedTable.reveal` (the
+Goblets are revealed), :meth:`SensedTable.apply_chance` (a chance event the sensors cannot see:
+the Character and Target deals, or the Host's correction of an initial pour).
+
+While the tracker reports a ``conflict`` nothing advances: the sensed events and inputs that
+would advance the game wait, in order, until a complete layout is read again (the Host's fix, or
+the table put right), and the difference is then recorded as the move it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
+from companion.core.game import CHANCE, Action, Event, Mode
+from companion.core.games.goblets.state import GobletsState
+from companion.core.games.goblets.tokens import Token
+from companion.core.sensed.places import (
+    GobletNames,
+    Layout,
+    is_complete,
+    layout_change,
+    parse_layout,
+)
+
+HOST_EVENTS = frozenset({"conflict", "fixed", "unknown_tag", "offline", "online"})
+"""Tracker events that are shown to the Host and never become actions."""
+QUIET_EVENTS = frozenset({"emptied", "state"})
+"""Tracker events the table has nothing to do with."""
+MOVES = frozenset({"rotate", "swap", "move", "layout"})
+"""Tracker events that change (or restate) which Goblet stands at which place."""
+DIRECTIONS = {"clockwise": "clockwise", "counterclockwise": "widdershins"}
+"""The tracker's direction names -> the engine's (the rulebook says "widdershins")."""
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One action applied to the engine and the events it produced (journal ``action``)."""
+
+    action: Action
+    events: list[Event]
+
+
+@dataclass
+class Result:
+    """What one input did: ``applied`` actions in order and ``notices`` for the Host."""
+
+    applied: list[Applied] = field(default_factory=list)
+    notices: list[Event] = field(default_factory=list)
+    tracked: list[Event] = field(default_factory=list)
+    """The tracker events behind it (filled by :class:`~companion.core.sensed.SensedSession`)."""
+
+    @property
+    def actions(self) -> list[Action]:
+        """The applied actions, in order."""
+        return [a.action for a in self.applied]
+
+    @property
+    def events(self) -> list[Event]:
+        """Every engine event of the applied actions, in order."""
+        return [e for a in self.applied for e in a.events]
+
+    def extend(self, other: Result) -> Result:
+        """Append ``other`` to this result; returns self."""
+        self.applied.extend(other.applied)
+        self.notices.extend(other.notices)
+        self.tracked.extend(other.tracked)
+        return self
+
+
+class SensedTable:
+    """A Raise Your Goblets game driven by sensed events (see the module docstring).
+
+    ``state``: a 4-12 player state (mutated in place by the actions applied). ``layout``: place
+    -> Goblet name as the tracker reads it now (default: each Goblet at its House's place, as at
+    Course setup; required with Raise Your Memory unless the Goblets carry the Houses' names).
+    ``ring_houses``: tracker Goblet name -> House (default: rings are named by their Houses).
+    ``rng``: when given, chance events the sensors cannot see (Character and Target deals) are
+    drawn with it as soon as they are due; otherwise sensed events wait for
+    :meth:`apply_chance`.
+    """
+
+    def __init__(
+        self,
+        state: GobletsState,
+        *,
+        layout: Mapping[int, str] | None = None,
+        ring_houses: Mapping[str, str] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        if not isinstance(state, GobletsState):
+            raise MalformedInput("sensed play needs a 4-12 player Goblets game", field="state")
+        self.state = state
+        self.places = len(state.places)
+        self.names = GobletNames(state, ring_houses)
+        self.rng = rng
+        if layout is None:
+            layout = (
+                self.names.engine_layout(state)
+                if self.names.rings
+                else {p: h for p, h in enumerate(state.opts.houses)}
+            )
+        self.layout: Layout = parse_layout({str(k): v for k, v in layout.items()}, self.places)
+        if not is_complete(self.layout, self.places):
+            raise MalformedInput("must name one Goblet at each place", field="layout")
+        if not self.names.rings:
+            self.names.bind_layout(state, self.layout)
+        self.conflict: Event | None = None
+        self.started_course = 0 if state.phase == "initial_pour" else state.course
+        self._first: dict[str, str] = {}
+        self._extra: list[dict[str, Any]] = []
+        self._queue: list[dict[str, Any]] = []
+        self._moves: list[dict[str, Any]] = []
+        self._misplaced = False
+
+    # ------------------------------------------------------------------ inputs
+
+    def on_events(self, events: Iterable[Mapping[str, Any]]) -> Result:
+        """Take tracker events in the order the tracker reported them."""
+        result = Result()
+        for event in events:
+            result.extend(self.on_event(event))
+        return result
+
+    def on_event(self, event: Mapping[str, Any]) -> Result:
+        """Take one tracker event (see :mod:`companion.core.tracking.tracker` for the kinds)."""
+        if not isinstance(event, Mapping) or not isinstance(event.get("event"), str):
+            raise MalformedInput(f"not a tracker event: {event!r}", field="event")
+        kind = event["event"]
+        result = Result()
+        if kind in HOST_EVENTS:
+            if kind == "conflict":
+                self.conflict = dict(event)
+            result.notices.append({"notice": kind, **{k: v for k, v in event.items()}})
+            return result
+        if kind in QUIET_EVENTS:
+            return result
+        if kind == "lift":
+            self._check_name(event.get("goblet"), "goblet")
+            self._check_place(event.get("seat"), "seat")
+        elif kind == "pour":
+            self._check_name(event.get("goblet"), "goblet")
+            if event.get("token") not in {t.value for t in Token}:
+                raise MalformedInput(f"unknown token {event.get('token')!r}", field="token")
+        elif kind in MOVES:
+            return self._on_layout(event)
+        else:
+            raise MalformedInput(f"unknown tracker event {kind!r}", field="event")
+        return self._submit(dict(event))
+
+    def start_course(self) -> Result:
+        """The Host: the Goblets stand at their places, the Course's initial pour may begin.
+
+        Appetizers: "Each player should take the Goblet with the Coaster ring that matches their
+        House and place it in front of them." With Raise Your Memory the Goblets are bound to
+        the engine's places where they stand now.
+        """
+        state = self.state
+        if state.phase != "initial_pour":
+            raise AmbiguousObservation(
+                f"the Course has already started (phase {state.phase}): nothing to start"
+            )
+        self.started_course = state.course
+        self._first = {}
+        self._extra = []
+        result = Result()
+        self._check_setup(result)
+        return result.extend(self._drain())
+
+    def end_turn(self, seat: int) -> Result:
+        """``seat`` passes or ends its turn (Pass: "You can pass without performing an action")."""
+        return self._submit({"event": "input.pass", "seat": self._check_seat(seat)})
+
+    def toast(self, seat: int) -> Result:
+        """``seat`` Calls the Toast ("The Course ends immediately")."""
+        return self._submit({"event": "input.toast", "seat": self._check_seat(seat)})
+
+    def reveal(self, sensed: Mapping[str, Mapping[str, int]] | None = None) -> Result:
+        """The Goblets are revealed: final actions still due were passed; the Toast is scored.
+
+        ``sensed``: the tracker's contents per Goblet name; a difference from the engine's is
+        reported to the Host (the engine's contents, the fold of the sensed pours, are scored).
+        """
+        if self.conflict is not None:
+            raise AmbiguousObservation("a conflict is open: the Host fixes the layout first")
+        state = self.state
+        if self._queue:
+            raise AmbiguousObservation("sensed events are waiting for a chance event")
+        if state.phase != "play" or state.stage not in ("toast", "before_drinking"):
+            raise AmbiguousObservation("the Goblets were revealed without a Toast")
+        result = Result()
+        if sensed is not None:
+            for place in range(self.places):
+                name = self.names.name(state.goblet_at[place])
+                mine = state.contents_at(place)
+                theirs = {k: v for k, v in dict(sensed.get(name, {})).items() if v}
+                if mine != theirs:
+                    result.notices.append(
+                        {
+                            "notice": "contents_mismatch",
+                            "goblet": name,
+                            "engine": mine,
+                            "sensed": theirs,
+                        }
+                    )
+        for _ in range(4 * self.places + 2):
+            step = state.steps[0]
+            if step["kind"] == "reveal":
+                break
+            kind = "decline" if step["kind"] == "ability" else "pass"
+            self._apply({"type": kind, "seat": step["seat"]}, result)
+        self._apply({"type": "reveal", "seat": state.toast_caller}, result)
+        self._after_course(result)
+        return result
+
+    def apply_chance(self, action: Action) -> Result:
+        """Apply a chance event the sensors cannot see (deals; a corrected initial pour)."""
+        result = Result()
+        if not isinstance(action, Mapping):
+            raise MalformedInput(f"must be an object, got {action!r}", field="action")
+        self._apply(dict(action), result, raise_errors=True)
+        if action.get("type") == "initial_pour":
+            self._first = {}
+            self._after_initial_pour(result)
+        return result.extend(self._drain())
+
+    # ------------------------------------------------------------------ reading
+
+    def status(self) -> dict[str, Any]:
+        """For the Host: why the table waits (if it does), the layout, who is expected to act."""
+        state = self.state
+        return {
+            "waiting": self._blocked(),
+            "conflict": self.conflict,
+            "queued": len(self._queue),
+            "layout": {str(p): n for p, n in sorted(self.layout.items())},
+            "engine_layout": (
+                {str(p): n for p, n in sorted(self.names.engine_layout(state).items())}
+                if self.names.is_bound
+                else None
+            ),
+            "turn_seat": self.turn_seat(),
+        }
+
+    def turn_seat(self) -> int | None:
+        """The seat whose turn it is: who pours and rotates now (None outside any turn)."""
+        state = self.state
+        if state.phase != "play":
+            return None
+        if state.stage == "course_start":
+            first = state.places[(state.place_index(state.host) + 1) % self.places]
+            return first["winetaster"] if first["winetaster"] is not None else first["seats"][0]
+        if not state.steps:
+            return None
+        step = state.steps[0]
+        if step["kind"] in ("toast_option", "free_peek") and len(state.steps) > 1:
+            return state.steps[1]["seat"]  # the Noble did not Toast / the Winetaster did not Peek
+        if step["kind"] in ("turn", "final"):
+            return step["seat"]
+        return None
+
+    # ------------------------------------------------------------------ machinery
+
+    def _submit(self, item: dict[str, Any]) -> Result:
+        self._queue.append(item)
+        return self._drain()
+
+    def _blocked(self) -> str | None:
+        state = self.state
+        if self.conflict is not None:
+            return "conflict"
+        if state.phase == "initial_pour":
+            if self.started_course != state.course:
+                return "course_not_started"
+            if self._misplaced:
+                return "goblets_misplaced"
+            return None
+        if state.to_move() is CHANCE:
+            return "chance"
+        return None
+
+    def _drain(self) -> Result:
+        result = Result()
+        self._auto_chance(result)
+        while self._queue and self._blocked() is None:
+            item = self._queue.pop(0)
+            self._process(item, result)
+            self._auto_chance(result)
+        return result
+
+    def _auto_chance(self, result: Result) -> None:
+        state = self.state
+        while (
+            self.rng is not None
+            and state.to_move() is CHANCE
+            and state.phase not in ("initial_pour", "shootout")
+        ):
+            self._apply(state.sample_chance(self.rng), result)
+
+    def _apply(self, action: Action, result: Result, raise_errors: bool = False) -> bool:
+        """Apply ``action`` in recording mode; a refusal becomes a notice (or is raised)."""
+        try:
+            events = self.state.apply(action, Mode.RECORDING)
+        except CupbearerError as error:
+            if raise_errors:
+                raise
+            result.notices.append({"notice": "not_recorded", "action": action, "error": str(error)})
+            return False
+        result.applied.append(Applied(dict(action), events))
+        return True
+
+    def _process(self, item: dict[str, Any], result: Result) -> None:
+        kind = item["event"]
+        if kind == "pour":
+            self._pour(item, result)
+        elif kind == "lift":
+            self._lift(item, result)
+        elif kind == "layout_change":
+            self._move_to(item["layout"], item["source"], result)
+        elif kind == "input.pass":
+            self._pass(item["seat"], result)
+        elif kind == "input.toast":
+            self._apply({"type": "toast", "seat": item["seat"]}, result)
+
+    # -- the initial pour and Course setup --------------------------------------------------
+
+    def _check_setup(self, result: Result) -> None:
+        """Before the initial pour the Goblets must stand where the engine sets them."""
+        state = self.state
+        if not self.names.rings and not any(state.goblets):
+            self.names.bind_layout(state, self.layout)
+        misplaced = self.layout != self.names.engine_layout(state)
+        if misplaced and not self._misplaced:
+            result.notices.append(
+                {
+                    "notice": "goblets_misplaced",
+                    "message": "each Goblet goes to the place of its Coaster ring's House",
+                    "expected": {
+                        str(p): n for p, n in sorted(self.names.engine_layout(state).items())
+                    },
+                }
+            )
+        self._misplaced = misplaced
+
+    def _initial(self, item: dict[str, Any], result: Result) -> None:
+        name = item["goblet"]
+        if name in self._first:
+            self._extra.append(item)
+            return
+        self._first[name] = item["token"]
+        if len(self._first) < self.places:
+            return
+        state = self.state
+        layout = self.names.engine_layout(state)
+        tokens = [self._first[layout[p]] for p in range(self.places)]
+        action = {"type": "initial_pour", "tokens": tokens}
+        if not self._apply(action, result):
+            result.notices.append(
+                {
+                    "notice": "initial_pour_unusual",
+                    "tokens": tokens,
+                    "message": "the initial pour is 1 Antidote, 2 Poison and Wine for the rest: "
+                    "the Host enters what was poured",
+                }
+            )
+            return
+        self._after_initial_pour(result)
+
+    def _after_initial_pour(self, result: Result) -> None:
+        if self._extra:
+            result.notices.append({"notice": "poured_outside_turn", "pours": len(self._extra)})
+            self._queue[:0] = [{**item, "outside": True} for item in self._extra]
+            self._extra = []
+
+    def _after_course(self, result: Result) -> None:
+        """After the reveal: the next Course waits for the Host to start it."""
+        state = self.state
+        self._first = {}
+        self._extra = []
+        if state.phase == "shootout":
+            result.notices.append(
+                {"notice": "shootout", "message": "the tie-break is played by hand or virtually"}
+            )
+
+    # -- moves -------------------------------------------------------------------------------
+
+    def _on_layout(self, event: Mapping[str, Any]) -> Result:
+        """Follow the tracker's layout; a change during play is a move to record."""
+        kind = event["event"]
+        layout = dict(self.layout)
+        result = Result()
+        if kind == "rotate":
+            step = {"clockwise": 1, "counterclockwise": -1}.get(event.get("direction"))
+            if step is None:
+                raise MalformedInput(
+                    f"unknown direction {event.get('direction')!r}", field="direction"
+                )
+            layout = {(p + step) % self.places: n for p, n in self.layout.items()}
+        elif kind == "swap":
+            seats = event.get("seats")
+            if not isinstance(seats, list | tuple) or len(seats) != 2:
+                raise MalformedInput(f"must be two seats, got {seats!r}", field="seats")
+            a, b = (self._check_place(s, "seats") for s in seats)
+            layout[a], layout[b] = layout[b], layout[a]
+        elif kind == "move":
+            self._check_name(event.get("goblet"), "goblet")
+            self._moves.append(dict(event))
+            for move in self._moves:
+                layout[self._check_place(move.get("to"), "to")] = move["goblet"]
+            if not is_complete(layout, self.places):
+                return result  # the other Goblets of this change are still to come
+            self._moves = []
+        else:
+            layout = parse_layout(event.get("seats"), self.places)
+            if not is_complete(layout, self.places):
+                raise MalformedInput("must name one Goblet at each place", field="seats")
+        self.layout = layout
+        if self.conflict is not None:
+            result.notices.append({"notice": "conflict_resolved", "conflict": self.conflict})
+            self.conflict = None
+        if self.state.phase == "initial_pour":
+            # Setting the Goblets out is not an action; once the Host started the Course they
+            # must stand where the engine sets them.
+            if self.started_course == self.state.course:
+                self._check_setup(result)
+            return result.extend(self._drain())
+        item = {"event": "layout_change", "layout": dict(layout), "source": kind}
+        return result.extend(self._submit(item))
+
+    def _move_to(self, target: Layout, source: str, result: Result) -> None:
+        """Record the move that turns the engine's layout into ``target``."""
+        state = self.state
+        if state.phase != "play":
+            if target != self.names.engine_layout(state):
+                result.notices.append(
+                    {
+                        "notice": "moved_outside_play",
+                        "layout": {str(p): n for p, n in target.items()},
+                    }
+                )
+            return
+        change = layout_change(self.names.engine_layout(state), target)
+        if not change:
+            return
+        if source in ("move", "layout") and not (len(change) == 1 and "rotate" in change[0]):
+            result.notices.append({"notice": "move", "source": source, "change": change})
+        seat = self.turn_seat()
+        for part in change:
+            if "rotate" in part:
+                actor = seat if seat is not None else self._anyone()
+                self._apply({"type": "rotate", "seat": actor, "direction": part["rotate"]}, result)
+            else:
+                self._swap(*part["swap"], result, single=len(change) == 1, seat=seat)
+        if self.names.engine_layout(state) != target:
+            result.notices.append({"notice": "desync", "layout": dict(target)})
+
+    def _swap(self, a: int, b: int, result: Result, *, single: bool, seat: int | None) -> None:
+        """Swap: "Exchange Your Goblet for that of another player" — whose Goblet moved?"""
+        state = self.state
+        actor = seat if seat is not None else self._anyone()
+        own = state.place_index(actor)
+        last = state.last_actor
+        # Right after a turn ended on its limit, a Swap of that player's own Goblet is their
+        # third action: "up to two actions" (the engine warns).
+        if (
+            single
+            and own not in (a, b)
+            and state.stage == "turns"
+            and state.taken == 0
+            and last is not None
+            and state.place_index(last) in (a, b)
+        ):
+            actor, own = last, state.place_index(last)
+        if own in (a, b):
+            action = {"type": "swap", "seat": actor, "with": b if own == a else a}
+        else:
+            action = {"type": "swap", "seat": actor, "from": a, "with": b}
+        self._apply(action, result)
+
+    def _anyone(self) -> int:
+        """A seat for a move made outside any turn: the seat that acted last, else the Host."""
+        state = self.state
+        return state.last_actor if state.last_actor is not None else state.host
+
+    # -- pours, peeks, passes -----------------------------------------------------------------
+
+    def _pour(self, item: dict[str, Any], result: Result) -> None:
+        state = self.state
+        name, token = item["goblet"], item["token"]
+        if state.phase == "initial_pour":
+            self._initial(item, result)
+            return
+        place = self.names.place_of(state, name)
+        if state.phase != "play" or place is None:
+            result.notices.append({"notice": "pour_not_recorded", "goblet": name, "token": token})
+            return
+        seat = None if item.get("outside") else self.turn_seat()
+        self._apply({"type": "pour", "seat": seat, "goblet": place, "token": token}, result)
+
+    def _lift(self, item: dict[str, Any], result: Result) -> None:
+        """A Goblet lifted and put back at its place: "Look into Your Goblet" (a Peek)."""
+        state = self.state
+        place = item["seat"]
+        if state.phase != "play" or state.stage not in ("turns", "toast", "course_start"):
+            result.notices.append({"notice": "lift", "goblet": item["goblet"], "seat": place})
+            return
+        step = state.steps[0] if state.steps else None
+        if (
+            step is not None
+            and step["place"] == place
+            and step["kind"] in ("turn", "final", "free_peek")
+        ):
+            actor = step["seat"]
+        else:
+            # The seat sitting at that place looked into its own Goblet; the engine judges
+            # whether it was that seat's turn (a Noble cannot Peek: a pair's peeker is the
+            # Winetaster).
+            sitting = state.places[place]
+            actor = (
+                sitting["winetaster"] if sitting["winetaster"] is not None else sitting["seats"][0]
+            )
+        self._apply({"type": "peek", "seat": actor}, result)
+
+    def _pass(self, seat: int, result: Result) -> None:
+        """Pass; a pass by the seat whose turn just ended on its limit changes nothing."""
+        state = self.state
+        if (
+            state.phase == "play"
+            and state.stage == "turns"
+            and state.last_actor == seat
+            and state.taken == 0
+            and state.steps
+            and state.steps[0]["seat"] != seat
+        ):
+            return
+        self._apply({"type": "pass", "seat": seat}, result)
+
+    # -- checks -------------------------------------------------------------------------------
+
+    def _check_seat(self, seat: Any) -> int:
+        players = self.state.opts.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise MalformedInput(
+                f"must be a seat from 0 to {players - 1}, got {seat!r}", field="seat"
+            )
+        return seat
+
+    def _check_place(self, place: Any, name: str) -> int:
+        if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < self.places:
+            raise MalformedInput(f"must be a place from 0 to {self.places - 1}", field=name)
+        return place
+
+    def _check_name(self, name: Any, field_name: str) -> str:
+        if not isinstance(name, str) or name not in self.layout.values():
+            raise MalformedInput(f"unknown Goblet {name!r}", field=field_name)
+        return name

@@ -1,0 +1,162 @@
+"""Helpers for the sensed-play tests: Courses with their turns, played through the whole pipe.
+
+``course(rng, seats)`` generates a Course with ``companion.virtual`` and also keeps who acted when
+(the generator's ground truth has the moves and pours, not the turns: a player who acts once
+presses "end turn", which the sensors cannot see). ``run(...)`` plays it: simulated readers ->
+tracker -> sensed table -> engine (recording mode), with the players' inputs merged in by time,
+then the Toast and the reveal. ``expected(...)`` scores the true final table independently with
+``scoring.score_toast``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core import registry
+from companion.core.games.goblets.scoring import score_toast
+from companion.core.games.goblets.state import GobletsState
+from companion.core.sensed import Result, SensedSession
+from companion.virtual import NOISE, Hands, Scenario, SimulatedReaders
+from companion.virtual.scenario import _Course
+
+
+class _Recorded(_Course):
+    """The generator's Course, remembering each action's player, start time and motions."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.acts: list[tuple[int, float, int]] = []
+
+    def act(self, player, screen) -> None:  # type: ignore[no-untyped-def]
+        before = len(self.motions)
+        start = self.t
+        super().act(player, screen)
+        self.acts.append((player, start, len(self.motions) - before))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One player's turn: the seat, when it began, and how many actions the table saw."""
+
+    seat: int
+    start: float
+    seen: int
+
+
+@dataclass(frozen=True)
+class Course:
+    """A generated Course and its turns."""
+
+    scenario: Scenario
+    turns: tuple[Turn, ...]
+    host: int
+
+
+def course(
+    rng: random.Random,
+    seats: int,
+    *,
+    rings: bool = True,
+    actions: tuple[int, int] = (14, 24),
+    specials: float = 0.1,
+) -> Course:
+    """A random Course (see ``Scenario.generate``) with its turns."""
+    gen = _Recorded(rng, seats, rings, Hands(), None, specials)
+    scenario = gen.play(actions)
+    turns: list[Turn] = []
+    for player, start, motions in gen.acts:
+        if turns and turns[-1].seat == player:
+            last = turns[-1]
+            turns[-1] = Turn(player, last.start, last.seen + (1 if motions else 0))
+        else:
+            turns.append(Turn(player, start, 1 if motions else 0))
+    host = (turns[0].seat - 1) % seats
+    return Course(scenario, tuple(turns), host)
+
+
+def inputs(c: Course, *, always_end: bool = False) -> list[tuple[float, str, int]]:
+    """The players' inputs by time: "end turn" after a turn of fewer than two actions."""
+    out: list[tuple[float, str, int]] = []
+    for turn, after in zip(c.turns, [*c.turns[1:], None], strict=True):
+        at = after.start if after is not None else c.scenario.duration
+        if turn.seen < 2 or always_end:
+            out.append((at, "end_turn", turn.seat))
+    return out
+
+
+@dataclass
+class Played:
+    """The outcome of :func:`run`."""
+
+    session: SensedSession
+    result: Result = field(default_factory=Result)
+    caller: int = 0
+
+
+def new_state(players: int, host: int, **options: Any) -> GobletsState:
+    """A 4-6 player state without Character cards."""
+    state = registry.get("goblets").new_state(
+        {"players": players, "host": host, "characters": [], **options}
+    )
+    assert isinstance(state, GobletsState)
+    return state
+
+
+def run(
+    c: Course,
+    noise: str,
+    seed: int,
+    *,
+    always_end: bool = False,
+    options: dict[str, Any] | None = None,
+) -> Played:
+    """Play ``c`` through readers, tracker and sensed table, then Toast and reveal."""
+    scenario = c.scenario
+    state = new_state(
+        scenario.seats, c.host, raise_your_memory=not scenario.rings, **(options or {})
+    )
+    session = SensedSession(
+        state,
+        scenario.registry,
+        layout=scenario.initial_layout(),
+        rng=random.Random(seed),
+    )
+    played = Played(session)
+    played.result.extend(session.start_course())
+    pending = inputs(c, always_end=always_end)
+    readers = SimulatedReaders(scenario, NOISE[noise], random.Random(seed + 1))
+    for obs in readers.snapshots():
+        while pending and pending[0][0] <= obs.t:
+            _, kind, seat = pending.pop(0)
+            played.result.extend(getattr(session, kind)(seat))
+        played.result.extend(session.observe(obs))
+    played.result.extend(session.advance(scenario.duration + 3.0))
+    for _, kind, seat in pending:
+        played.result.extend(getattr(session, kind)(seat))
+    played.caller = (c.turns[-1].seat + 1) % scenario.seats
+    played.result.extend(session.toast(played.caller))
+    played.result.extend(session.reveal(scenario.duration + 4.0))
+    return played
+
+
+def expected(c: Course, targets: list[str], houses: list[str]) -> tuple[dict, list[int]]:
+    """The true contents at each place and each place's VP, scored independently."""
+    final = c.scenario.final
+    by_place = {p: final["goblets"][final["seats"][str(p)]] for p in range(c.scenario.seats)}
+    goblets = {houses[p]: by_place[p] for p in by_place}
+    scores = score_toast(houses, dict(zip(houses, targets, strict=True)), goblets)
+    return by_place, [scores[h].vp for h in houses]
+
+
+def event(result: Result, name: str) -> dict[str, Any]:
+    """The last engine event called ``name``."""
+    found = [e for e in result.events if e.get("event") == name]
+    assert found, f"no {name} event"
+    return found[-1]
+
+
+def warnings(result: Result) -> list[dict[str, Any]]:
+    """Every rule warning the engine raised."""
+    return [e for e in result.events if e.get("event") == "rule_warning"]
