@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from engine_helpers import act, passes, start, tokens_total
+from engine_helpers import act, new, passes, start, tokens_total
 
-from companion.core.errors import AmbiguousObservation, IllegalAction
+from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import PUBLIC, Mode
 from companion.core.games.goblets import rules
 
@@ -129,3 +129,17 @@ def test_sensed_course_runs_to_the_reveal():
     assert any(e["event"] == "revealed" for e in events)
     assert not warnings(events)
     assert state.course == 2
+
+
+def test_sensed_initial_pour_of_other_tokens_is_recorded_with_a_warning():
+    """ "Take 1 Antidote and 2 Poison tokens, plus enough Wine tokens" -- a table that poured
+    something else is recorded (sensed) or refused (enforced)."""
+    state = new(players=4, characters=[])
+    wrong = {"type": "initial_pour", "tokens": ["poison", "poison", "poison", "wine"]}
+    with pytest.raises(MalformedInput):
+        state.apply(wrong)
+    events = state.apply(wrong, REC)
+    assert [w["rule"] for w in warnings(events)] == [rules.INITIAL_POUR]
+    assert state.contents_at(2) == {"poison": 1}
+    assert tokens_total(state)["poison"] == 15
+    assert "poison" not in json.dumps(warnings(events))

@@ -155,14 +155,31 @@ def apply_chance(state: GobletsState, action: Action, mode: Mode) -> list[Event]
         return [{"event": "characters_dealt", "characters": list(names)}]
     if kind == "initial_pour":
         tokens = _check_list(action, "tokens", opts.places)
+        events: list[Event] = [{"event": "initial_pour", "goblets": len(tokens)}]
         if sorted(map(str, tokens)) != sorted(_initial_pour_tokens(opts.places)):
-            raise MalformedInput(
-                "must be 1 Antidote, 2 Poison and Wine for the rest, one per Goblet", field="tokens"
+            needed = {kind: tokens.count(kind) for kind in set(tokens)}
+            possible = all(
+                kind in {t.value for t in Token} and state.pool.get(kind, 0) >= n
+                for kind, n in needed.items()
             )
+            if mode is not Mode.RECORDING or not possible:
+                raise MalformedInput(
+                    "must be 1 Antidote, 2 Poison and Wine for the rest, one per Goblet",
+                    field="tokens",
+                )
+            # Sensed play: the Host poured other tokens. Reality wins; say which rule broke.
+            warning = {
+                "event": "rule_warning",
+                "seat": None,
+                "message": "the initial pour was not 1 Antidote, 2 Poison and Wine",
+                "rule": rules.INITIAL_POUR,
+            }
+            state.warnings.append(warning)
+            events.append(warning)
         for place, token in enumerate(tokens):
             move(state.pool, state.goblets[state.goblet_at[place]], token)
         state.phase = "deal_winetaster_cards" if opts.is_winetasters else "deal_targets"
-        return [{"event": "initial_pour", "goblets": len(tokens)}]
+        return events
     if kind == "deal_winetaster_cards":
         return _deal_winetaster_cards(state, action)
     if kind == "deal_targets":

@@ -57,5 +57,9 @@ FREE_PEEK = (
     "During the Toast phase, when their turn comes, each Winetaster can perform 1 free Peek "
     "action before the Noble performs the final action."
 )
+INITIAL_POUR = (
+    "Take 1 Antidote and 2 Poison tokens, plus enough Wine tokens so that the total number of "
+    "tokens is equal to the number of Goblets"
+)
 CHANCE = "Chance events (deals and random pours) happen only when the game calls for them."
 GAME_OVER = "At the end of the third Course, the game is over"
