@@ -22,7 +22,8 @@ not silently become a default), and so is a value of the wrong type. Example::
     options = { players = 5 }
 
     [virtual]
-    pace = 1.5            # seconds between the virtual table's actions
+    mode = "sensed"       # or "engine": random legal actions straight into the engine
+    pace = 1.5            # engine mode: seconds between the virtual table's actions
 """
 
 from __future__ import annotations
@@ -88,8 +89,15 @@ class VirtualSettings:
 
     enabled: bool | None = None
     """None: on exactly when no hardware is configured."""
+    mode: str = "sensed"
+    """"sensed": simulated hands and readers -> tracker -> the engine recording (Raise Your
+    Goblets); "engine": random legal actions played straight into the engine (any game)."""
     pace: float = 1.5
-    """Seconds between two of its actions (a human pace, so people can follow the demo)."""
+    """Engine mode: seconds between two of its actions (a human pace, to follow the demo)."""
+    speed: float = 1.0
+    """Sensed mode: how much faster than real hands the simulated Courses run."""
+    noise: str = "moderate"
+    """Sensed mode: the simulated readers' noise ("none", "moderate", "heavy")."""
     restart_after: float = 20.0
     """Seconds a finished demo game stays on screen before the next starts."""
 
@@ -180,6 +188,12 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
     config = _build(Config, data, "")
     if not 0 <= config.web.port <= 65535:
         raise MalformedInput("must be 0 to 65535", field="web.port")
+    if config.virtual.mode not in ("sensed", "engine"):
+        raise MalformedInput("must be 'sensed' or 'engine'", field="virtual.mode")
+    if config.virtual.noise not in ("none", "moderate", "heavy", "brutal"):
+        raise MalformedInput("must be none, moderate, heavy or brutal", field="virtual.noise")
+    if config.virtual.speed <= 0 or config.virtual.pace <= 0:
+        raise MalformedInput("must be positive", field="virtual.speed")
     if config.web.threads < 4:
         raise MalformedInput("must be at least 4", field="web.threads")
     if config.host.pin is not None and (len(config.host.pin) < 4 or not config.host.pin.isdigit()):

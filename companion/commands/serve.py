@@ -14,7 +14,9 @@ import threading
 from pathlib import Path
 
 from companion import config as settings
+from companion.core.game import PUBLIC, Mode
 from companion.service import Service, VirtualTable
+from companion.service.sensed_demo import SensedDemo
 from companion.web import create_app
 from companion.web.auth import host_pin
 from companion.web.mdns import Advertiser, local_address
@@ -32,7 +34,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, help="port (default 8080; 0 picks a free one)")
     parser.add_argument("--mqtt", metavar="URL", help="read reader nodes from this MQTT broker")
     parser.add_argument("--serial", metavar="PORT", help="read a reader node on this serial port")
-    parser.add_argument("--pace", type=float, help="seconds between the virtual table's actions")
+    parser.add_argument(
+        "--virtual",
+        choices=("sensed", "engine"),
+        help="virtual table: simulated readers through the tracker (sensed, the default) "
+        "or random legal actions straight into the engine",
+    )
+    parser.add_argument("--pace", type=float, help="engine mode: seconds between actions")
+    parser.add_argument("--speed", type=float, help="sensed mode: faster than real hands by")
     parser.add_argument("--no-mdns", action="store_true", help="do not advertise cupbearer.local")
     parser.set_defaults(func=run)
 
@@ -48,6 +57,8 @@ def build_config(args: argparse.Namespace) -> settings.Config:
         ("mqtt", "hardware.mqtt"),
         ("serial", "hardware.serial"),
         ("pace", "virtual.pace"),
+        ("speed", "virtual.speed"),
+        ("virtual", "virtual.mode"),
     ):
         value = getattr(args, flag)
         if value is not None:
@@ -57,6 +68,33 @@ def build_config(args: argparse.Namespace) -> settings.Config:
     return settings.replace(config, **changes) if changes else config
 
 
+def start_virtual_table(service: Service, config: settings.Config):
+    """Start the virtual table the settings ask for; returns it (it has ``stop()``)."""
+    sensed = config.virtual.mode == "sensed" and "goblets" in service.games
+    if sensed and config.game.name == "goblets":
+        table = service.table
+        phase = table.state.view(PUBLIC).get("phase") if table else None
+        if table is not None and not table.state.is_over() and phase != "initial_pour":
+            # Simulated hands start every Course from the Houses' seats: a Course resumed
+            # half-way cannot be continued by them, so the demo deals a new game.
+            table = None
+        service.default_mode = Mode.RECORDING
+        demo = SensedDemo(
+            service,
+            options=config.game.options or None,
+            speed=config.virtual.speed,
+            noise=config.virtual.noise,
+        )
+        if table is None:
+            service.new_game("goblets", demo.options)
+        return demo.start()
+    if service.table is None:
+        service.new_game(config.game.name, config.game.options)
+    for seat in range(service.table.state.num_seats):
+        service.set_reader(seat, "virtual")
+    return VirtualTable(service, pace=config.virtual.pace).start()
+
+
 def run(args: argparse.Namespace) -> int:
     """Run until SIGINT or SIGTERM; returns the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
@@ -64,14 +102,8 @@ def run(args: argparse.Namespace) -> int:
     config.data_dir.mkdir(parents=True, exist_ok=True)
     service = Service(config)
     service.resume()
-    driver = None
-    if config.is_virtual:
-        if service.table is None:
-            service.new_game(config.game.name, config.game.options)
-        for seat in range(service.table.state.num_seats if service.table else 0):
-            service.set_reader(seat, "virtual")
-        driver = VirtualTable(service, pace=config.virtual.pace).start()
-    else:
+    driver = start_virtual_table(service, config) if config.is_virtual else None
+    if driver is None and not config.is_virtual:
         log.warning(
             "hardware links are configured (mqtt=%s serial=%s)",
             config.hardware.mqtt,

@@ -8,6 +8,7 @@ the same tokens, and the Toast's reveal scores exactly those contents.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -88,3 +89,25 @@ def test_tracker_conflicts_and_nodes_reach_the_host(sensed):
     assert message["notices"][-1]["kind"] == "unknown_tag"
     assert message["readers"] == {"2": "offline", "3": "offline"}
     assert "notices" not in service.message(PUBLIC)
+
+
+def test_sensed_demo_plays_a_whole_game(sensed):
+    from companion.service.sensed_demo import SensedDemo
+
+    demo = SensedDemo(sensed, speed=200.0, noise="moderate", rng=random.Random(5)).start()
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            table = sensed.table
+            if table is not None and table.state.is_over():
+                break
+            time.sleep(0.05)
+        state = sensed.table.state
+        assert state.is_over()
+        assert len(state.view(PUBLIC)["results"]) == 3
+        entries = sensed.store.entries(sensed.table.record.id)
+        recorded = [e for e in entries if e.mode is Mode.RECORDING]
+        assert sum(e.action["type"] == "initial_pour" for e in recorded) == 3
+        assert any(e.action["type"] == "pour" for e in recorded)
+    finally:
+        demo.stop()

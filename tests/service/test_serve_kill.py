@@ -32,6 +32,8 @@ def start(data: Path, pace: float) -> tuple[subprocess.Popen, str]:
         "--port",
         "0",
         "--no-mdns",
+        "--virtual",
+        "engine",
         "--pace",
         str(pace),
     ]
