@@ -244,6 +244,8 @@ def _record(state: GobletsState, action: Action, seat: int | None) -> list[Event
     if seat is None:
         return _record_unknown_pour(state, action)
     if not _sync(state, seat, kind):
+        if kind in ("pass", "decline", "defer"):
+            return events  # doing nothing out of turn breaks no rule
         rule = rules.TOAST_PHASE if state.stage == "toast" else rules.TURNS
         events.append(warning(state, seat, f"seat {seat} acted out of turn", rule))
         return events + perform(state, action, seat, counted=False)
