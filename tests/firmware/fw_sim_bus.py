@@ -9,6 +9,18 @@ modules) can be simulated with ``Device.holds_miso``.
 ISO14443A_FC = 13.56e6
 
 
+class Lcg:
+    """A tiny seeded generator (the models also run under MicroPython, which lacks Random)."""
+
+    def __init__(self, seed=0):
+        self.state = (seed * 2654435761 + 1) & 0x7FFFFFFF
+
+    def randrange(self, n):
+        """An integer in [0, n)."""
+        self.state = (self.state * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.state >> 8) % n
+
+
 class SimClock:
     """Modelled time in microseconds; chip models add air time, the bus adds SPI time."""
 

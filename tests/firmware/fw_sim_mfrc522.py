@@ -15,7 +15,7 @@ Time is charged to a SimClock per exchange: air time at 106 kbit/s, frame delay 
 timer window when nobody answers. The SPI bus charges its own bytes.
 """
 
-import random
+from fw_sim_bus import Lcg
 
 FC = 13.56e6
 BIT_US = 128 / FC * 1e6  # 9.44 us per bit at 106 kbit/s
@@ -157,7 +157,7 @@ class ChipMFRC522:
         self.antenna = 0
         self.clock = clock
         self.version = version
-        self.rng = random.Random(seed)
+        self.rng = Lcg(seed)
         self.exchanges = 0
         self.collisions = 0
         self.on_exchange = None  # callable(chip) run before each air exchange
@@ -181,7 +181,7 @@ class ChipMFRC522:
         self.regs[0x11] = 0x3F
         self.regs[0x14] = 0x80  # TxControlReg: antenna drivers off
         self.regs[0x2A] = 0x00
-        self.fifo = bytearray()
+        self.fifo = []
 
     # --- SPI -------------------------------------------------------------------------------
 
@@ -214,9 +214,7 @@ class ChipMFRC522:
         """Register read with the chip's side effects (FIFO pops)."""
         if addr == 0x09:
             if self.fifo:
-                value = self.fifo[0]
-                del self.fifo[0]
-                return value
+                return self.fifo.pop(0)
             return 0x00
         if addr == 0x0A:
             return len(self.fifo) & 0x7F
@@ -234,7 +232,7 @@ class ChipMFRC522:
                 self._reset()
             elif cmd == 0x03:
                 lo, hi = crc_a(bytes(self.fifo))
-                self.fifo = bytearray()
+                self.fifo = []
                 regs[0x22], regs[0x21] = lo, hi
                 regs[0x05] |= 0x04
             elif cmd == 0x0C and regs[0x0D] & 0x80:
@@ -256,7 +254,7 @@ class ChipMFRC522:
                 regs[0x06] |= 0x10  # BufferOvfl
         elif addr == 0x0A:
             if value & 0x80:
-                self.fifo = bytearray()
+                self.fifo = []
         elif addr == 0x0D:
             regs[0x0D] = value
             if value & 0x80 and regs[0x01] & 0x0F == 0x0C:
@@ -293,7 +291,7 @@ class ChipMFRC522:
         tx_last = regs[0x0D] & 0x07
         rx_align = (regs[0x0D] >> 4) & 0x07
         data = bytes(self.fifo)
-        self.fifo = bytearray()
+        self.fifo = []
         nbits = len(data) * 8 if tx_last == 0 else (len(data) - 1) * 8 + tx_last
         bits = to_bits(data, max(nbits, 0))
         regs[0x06] = 0
@@ -327,7 +325,7 @@ class ChipMFRC522:
                 got.append(values.pop())
         total = rx_align + length
         placed = [0] * rx_align + got
-        self.fifo = bytearray(from_bits(placed)[:64])
+        self.fifo = list(from_bits(placed)[:64])
         regs[0x0C] = (regs[0x0C] & 0xF8) | (total & 7)
         self._charge(FDT_US + self.frame_bits(length) * BIT_US + FDT_US)
         if coll is not None:

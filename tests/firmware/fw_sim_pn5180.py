@@ -15,7 +15,7 @@ superpose: RX_STATUS reports a collision. Time per exchange: VCD frame at 26.48 
 slot costs the RX window programmed in TIMER1_RELOAD.
 """
 
-import random
+from fw_sim_bus import Lcg
 
 FC = 13.56e6
 BIT_US = 512 / FC * 1e6  # 37.76 us per bit at 26.48 kbit/s, both directions
@@ -61,7 +61,7 @@ class Tag15693:
 
     def answer(self):
         """flags, DSFID, UID least significant byte first (the PN5180 strips the CRC)."""
-        return bytes([0x00, 0x00]) + self.uid[::-1]
+        return bytes([0x00, 0x00]) + bytes(reversed(self.uid))
 
 
 class ChipPN5180:
@@ -72,7 +72,7 @@ class ChipPN5180:
         self.clock = clock
         self.product_version = bytes(product_version)
         self.busy_reads = busy_reads
-        self.rng = random.Random(seed)
+        self.rng = Lcg(seed)
         self.regs = {}
         self.irq = 0
         self.rx_status = 0

@@ -23,10 +23,12 @@ for (const name of fs.readdirSync(lib)) {
 }
 for (const pair of extras) {
   const [host, dest] = pair.split("=");
+  const dir = path.posix.dirname(dest);
+  if (dir !== "/" && !mp.FS.analyzePath(dir).exists) mp.FS.mkdir(dir);
   mp.FS.writeFile(dest, fs.readFileSync(host));
 }
 try {
-  mp.runPython("import sys\nsys.path.insert(0, '/lib')\n");
+  mp.runPython("import sys\nsys.path.insert(0, '/lib')\nsys.path.insert(0, '/sim')\n");
   mp.runPython(fs.readFileSync(script, "utf8"));
 } catch (err) {
   process.stderr.write(String(err.message || err) + "\n");

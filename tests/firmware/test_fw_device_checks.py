@@ -100,7 +100,8 @@ def test_the_import_check_rejects_cpython_only_modules(source):
     assert device_imports(source) != []
 
 
-def test_portable_modules_run_under_real_micropython():
+def run_micropython(script, *extras):
+    """Run ``script`` under MicroPython's WebAssembly port; its stdout as {key: last word}."""
     node = shutil.which("node")
     assert node, "Node.js is installed by scripts/test"
     if not (FIRMWARE / "node_modules" / "@micropython").is_dir():
@@ -110,21 +111,19 @@ def test_portable_modules_run_under_real_micropython():
             check=True,
             timeout=300,
         )
-    vectors = ROOT / "tests" / "fixtures" / "wire_vectors.json"
     result = subprocess.run(
-        [
-            node,
-            str(HERE / "mp_wasm_run.mjs"),
-            str(FIRMWARE),
-            str(HERE / "mp_portable_checks.py"),
-            f"{vectors}=/vectors.json",
-        ],
+        [node, str(HERE / "mp_wasm_run.mjs"), str(FIRMWARE), str(HERE / script), *extras],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    lines = dict(line.rsplit(" ", 1) for line in result.stdout.splitlines())
+    return dict(line.rsplit(" ", 1) for line in result.stdout.splitlines())
+
+
+def test_portable_modules_run_under_real_micropython():
+    vectors = ROOT / "tests" / "fixtures" / "wire_vectors.json"
+    lines = run_micropython("mp_portable_checks.py", f"{vectors}=/vectors.json")
     assert lines["impl"] == "micropython"
     for module in ("cbwire", "debounce", "seats"):
         assert int(lines["selftest " + module]) > 0
@@ -135,3 +134,12 @@ def test_portable_modules_run_under_real_micropython():
         or (v["kind"] == "mqtt" and "error" not in v)
     ]
     assert int(lines["vectors"]) == len(expected)
+
+
+def test_drivers_inventory_the_models_under_real_micropython():
+    models = [
+        f"{HERE / name}=/sim/{name}"
+        for name in ("fw_sim_bus.py", "fw_sim_mfrc522.py", "fw_sim_pn5180.py")
+    ]
+    lines = run_micropython("mp_driver_checks.py", *models)
+    assert lines["drivers"] == str(2 * 16)
