@@ -5,8 +5,8 @@ pours, rotations, swaps, Peeks, goblets in the air) read by
 :class:`~companion.virtual.SimulatedReaders` with noise, in real time (``speed`` scales it). The
 snapshots go through the same :class:`~companion.service.sensing.SensedTable` as a real table's:
 the tracker decides the table events and the engine records them. Nobody senses a voice, so when
-the Course's hands are done the demo calls the Toast for the seat to move, lets every final
-action pass, and reveals. A finished game is followed by a new one after ``restart_after``.
+the Course's hands are done the seat whose turn it is Calls the Toast and the Goblets are
+revealed. A finished game is followed by a new one after ``restart_after``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import time
 from typing import Any
 
 from companion.core.errors import CupbearerError
-from companion.core.game import HOST, Mode
 from companion.service.sensing import SensedTable
 from companion.service.table import Service
 from companion.virtual import NOISE, Scenario, SimulatedReaders
@@ -50,6 +49,7 @@ class SensedDemo:
         self.bridge: SensedTable | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sensed-demo", daemon=True)
+        # Deals are drawn by the service until a Course's session starts; the hands pour.
         service.sensed_chance = frozenset({"initial_pour"})
 
     def start(self) -> SensedDemo:
@@ -94,7 +94,8 @@ class SensedDemo:
         """One Course: hands and readers in real time, then the Toast and the reveal."""
         seats = self.service.table.state.num_seats
         scenario = Scenario.generate(self.rng, seats, specials=0.0)
-        self.bridge = SensedTable(self.service, scenario.registry, seats, scenario.initial_layout())
+        self.bridge = SensedTable(self.service, scenario.registry, scenario.initial_layout())
+        self.bridge.start_course()
         readers = SimulatedReaders(scenario, self.noise, random.Random(self.rng.random()))
         start = time.monotonic()
         for observation in readers.snapshots():
@@ -102,25 +103,12 @@ class SensedDemo:
             if delay > 0 and self._stop.wait(delay):
                 return
             self.bridge.observe(observation)
-        self.bridge.advance(scenario.duration + 10)
-        self._toast()
-        self.bridge.reveal()
+        self.bridge.advance(scenario.duration + 3.0)
+        # Nobody senses a voice: the seat whose turn it is Calls the Toast, then the reveal.
+        if self._stop.wait(2.0 / self.speed):
+            return
+        self.bridge.toast(self.bridge.turn_seat() or 0)
+        if self._stop.wait(3.0 / self.speed):
+            return
+        self.bridge.reveal(scenario.duration + 4.0)
         self.courses += 1
-
-    def _toast(self) -> None:
-        """Call the Toast for the seat to move, pass every final action, reveal."""
-        state = self.service.table.state
-        self.service.act({"type": "toast", "seat": state.to_move()}, by=HOST, mode=Mode.RECORDING)
-        for _ in range(100):
-            if self._stop.wait(1.0 / self.speed):
-                return
-            state = self.service.table.state
-            legal = state.legal_actions()
-            if not legal:
-                return
-            reveal = [a for a in legal if a["type"] == "reveal"]
-            passes = [a for a in legal if a["type"] in ("pass", "decline")]
-            action = reveal[0] if reveal else (passes[0] if passes else legal[0])
-            self.service.act(action, by=HOST, mode=Mode.RECORDING)
-            if reveal:
-                return

@@ -1,172 +1,164 @@
-"""Sensed play: reader snapshots -> the goblet tracker -> Raise Your Goblets in recording mode.
+"""Sensed play in the service: links -> :class:`~companion.core.sensed.SensedSession` -> journal.
 
-The links (MQTT, serial, or the simulated readers) hand in observations and node events; the
-tracker (pure) turns them into table events; this bridge turns those into the engine's actions
-and records them through the service (``Mode.RECORDING``: "Sensed reality wins, the rules
-advise", DESIGN.md principle 6). The mapping, from ``docs/goblets.md``:
+The pure :class:`~companion.core.sensed.SensedSession` (reader snapshots -> tracker -> the
+Raise Your Goblets engine in recording mode) decides which actions the table's events mean. It
+works on a shadow copy of the service's state; every action it applies is then applied by the
+service to the real state with ``Mode.RECORDING`` (journaled, committed and synced, then
+published), so the two stay the same fold of the same actions ("Sensed reality wins, the rules
+advise", DESIGN.md principle 6). While a session runs the service draws no chance itself: the
+session draws the deals with the service's randomness source and the readers see the initial pour.
 
-- tracker ``pour`` (goblet NAME) -> ``{"type": "pour", "seat": <seat to move>, "goblet": <place
-  where the ring NAME stands>, "token": kind}``; while the Course's initial pour is due, one
-  token per Goblet is gathered into ``{"type": "initial_pour", "tokens": [...]}`` instead (the
-  Host pours by hand: the service does not draw it);
-- ``rotate`` -> ``rotate`` (``counterclockwise`` is the rulebook's widdershins);
-- ``swap`` [a, b] -> ``swap`` by the seat to move (``"from"`` when it is neither of the two);
-- ``lift`` at a seat -> ``peek`` by that seat (a Goblet lifted and put back is a probable Peek);
-- ``move`` (no single Rotate or Swap), ``conflict``, ``unknown_tag`` -> a notice for the Host,
-  who fixes the layout (:meth:`SensedTable.fix_layout`) or enters the event by hand;
-- node ``offline``/``online`` -> the seats' reader health on the dashboard.
-
-At the reveal the tracker's Goblets are emptied (the tokens leave them).
+Notices (conflicts, unknown tags, contents the tracker and the engine disagree on) go to the
+Host's view; reader nodes going offline or online set the seats' reader health on the dashboard.
+A seat's phone can only say what sensors cannot see: "end my turn" (pass) and "Toast!".
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.core.errors import CupbearerError
-from companion.core.game import CHANCE, HOST, PUBLIC, Mode
+from companion.core.errors import IllegalAction
+from companion.core.game import HOST, Action, Mode
 from companion.core.observations import Observation
+from companion.core.sensed import Result, SensedSession
 from companion.core.tags import TagRegistry
-from companion.core.tracking.tracker import Tracker
 from companion.service.table import Service
 
 log = logging.getLogger(__name__)
 
-DIRECTIONS = {"clockwise": "clockwise", "counterclockwise": "widdershins"}
+CHANCE_TYPES = frozenset(
+    {
+        "deal_characters",
+        "initial_pour",
+        "deal_winetaster_cards",
+        "deal_targets",
+        "legacy_draw",
+        "shootout_pour",
+    }
+)
+"""Every Raise Your Goblets chance action: drawn by the session, never by the service."""
+SENSED_RULE = (
+    "On a sensed table the readers record pours and moves; a phone says only Pass or Toast."
+)
 
 
 class SensedTable:
-    """One Course's tracker feeding the service's current Raise Your Goblets game."""
+    """The sensed session of the service's current Raise Your Goblets game.
+
+    ``registry``: the enrolled tags; ``layout``: place -> Goblet name now (default: each Goblet
+    at its House's place, as at Course setup).
+    """
 
     def __init__(
         self,
         service: Service,
         registry: TagRegistry,
-        seats: int,
-        initial_layout: Mapping[int, str] | None = None,
+        layout: Mapping[int, str] | None = None,
     ) -> None:
         self.service = service
-        self.registry = registry
-        self.tracker = Tracker(registry, seats, initial_layout=initial_layout)
-        self.lock = threading.Lock()
-        self._initial: dict[int, str] = {}
-        self.recorded: list[dict[str, Any]] = []
-        """Every action this bridge recorded (for tests and the log)."""
-        service.sensed_chance = frozenset({"initial_pour"})
+        self.lock = threading.RLock()
+        table = service.table
+        if table is None:
+            raise IllegalAction("no game in progress", rule="The Host starts a game first.")
+        service.sensed_chance = CHANCE_TYPES
+        self.session = SensedSession(table.state.clone(), registry, layout=layout, rng=service.rng)
+        self.game_id = table.record.id
+        self.recorded: list[Action] = []
+        """Every action recorded through this session (for tests and the log)."""
+        service.seat_input = self.seat_input
 
     # -- inputs ------------------------------------------------------------------------------
 
     def observe(self, observation: Observation) -> None:
         """One seat's snapshot."""
         with self.lock:
-            self._handle(self.tracker.observe(observation))
+            self._take(self.session.observe(observation))
+
+    def observe_many(self, observations: Iterable[Observation]) -> None:
+        """Many snapshots, in delivery order."""
+        for observation in observations:
+            self.observe(observation)
 
     def advance(self, t: float) -> None:
-        """Let the tracker's time pass without a snapshot (settles the last moves)."""
+        """Time passes with no snapshot (a settling layout is believed)."""
         with self.lock:
-            self._handle(self.tracker.advance(t))
+            self._take(self.session.advance(t))
 
     def node_status(self, node: str, online: bool, t: float, seats=None) -> None:
-        """A reader node went offline or came back."""
+        """A reader node went offline (Last Will) or came back."""
         with self.lock:
-            self._handle(self.tracker.node_status(node, online, t, seats))
+            self._take(self.session.node_status(node, online, t, seats))
 
     def fix_layout(self, layout: Mapping[Any, str], t: float | None = None) -> None:
-        """The Host's layout fix after a conflict (seat -> Goblet name)."""
+        """The Host's fix of the layout (place -> Goblet name) after a conflict."""
         with self.lock:
-            self._handle(self.tracker.fix_layout(layout, t))
+            self._take(self.session.fix_layout(layout, t))
+
+    def start_course(self) -> None:
+        """The Host: the Goblets stand at their places; the initial pour may begin."""
+        with self.lock:
+            self._take(self.session.start_course())
+
+    def toast(self, seat: int) -> None:
+        """``seat`` Calls the Toast."""
+        with self.lock:
+            self._take(self.session.toast(seat))
+
+    def end_turn(self, seat: int) -> None:
+        """``seat`` passes or ends its turn early."""
+        with self.lock:
+            self._take(self.session.end_turn(seat))
 
     def reveal(self, t: float | None = None) -> None:
-        """The reveal: every Goblet is emptied (its tokens leave it)."""
+        """The Goblets are revealed and the Toast scored."""
         with self.lock:
-            self._handle(self.tracker.empty_goblets(t=t))
+            self._take(self.session.reveal(t))
 
-    # -- translation -------------------------------------------------------------------------
+    def turn_seat(self) -> int | None:
+        """The seat whose turn it is (who pours and rotates now)."""
+        return self.session.table.turn_seat()
 
-    def _record(self, action: dict[str, Any]) -> None:
-        try:
-            self.service.act(action, by=HOST, mode=Mode.RECORDING)
-            self.recorded.append(action)
-        except CupbearerError as error:
-            log.warning("sensed %s not recorded: %s", action, error)
-            self.service.notice("unrecorded", f"{action['type']}: {error}", action=action)
-
-    def _state(self):
-        table = self.service.table
-        return None if table is None else table.state
-
-    def _mover(self) -> int | None:
-        state = self._state()
-        mover = None if state is None else state.to_move()
-        return mover if isinstance(mover, int) else None
-
-    def _place_of(self, goblet: str) -> int | None:
-        """The place where the Goblet with ring ``goblet`` stands, as the engine has it."""
-        state = self._state()
-        if state is not None:
-            for place in state.view(PUBLIC).get("places", []):
-                if place.get("ring") == goblet:
-                    return place["place"]
-        return self.tracker.location(goblet)
-
-    def _initial_pour_due(self) -> bool:
-        state = self._state()
-        if state is None or state.to_move() is not CHANCE:
-            return False
-        return state.sample_chance(random.Random(0)).get("type") == "initial_pour"
-
-    def _handle(self, events: list[dict[str, Any]]) -> None:
-        for event in events:
-            kind = event.get("event")
-            if kind == "pour":
-                self._pour(event)
-            elif kind == "rotate":
-                direction = DIRECTIONS.get(event["direction"], event["direction"])
-                self._record({"type": "rotate", "seat": self._mover(), "direction": direction})
-            elif kind == "swap":
-                self._swap(*event["seats"])
-            elif kind == "lift":
-                self._record({"type": "peek", "seat": event["seat"]})
-            elif kind in ("offline", "online"):
-                status = "online" if kind == "online" else "offline"
-                for seat in event.get("seats", []):
-                    self.service.set_reader(seat, status)
-            elif kind in ("move", "conflict", "unknown_tag"):
-                self.service.notice(kind, _describe(event), event=event)
-
-    def _pour(self, event: dict[str, Any]) -> None:
-        place = self._place_of(event["goblet"])
-        if place is None:
-            self.service.notice("conflict", f"a pour into {event['goblet']}, not on the table")
-            return
-        if self._initial_pour_due():
-            self._initial[place] = event["token"]
-            places = len(self._state().view(PUBLIC).get("places", []))
-            if len(self._initial) == places:
-                tokens = [self._initial[p] for p in range(places)]
-                self._initial = {}
-                self._record({"type": "initial_pour", "tokens": tokens})
-            return
-        self._record(
-            {"type": "pour", "seat": self._mover(), "goblet": place, "token": event["token"]}
-        )
-
-    def _swap(self, a: int, b: int) -> None:
-        mover = self._mover()
-        if mover in (a, b):
-            self._record({"type": "swap", "seat": mover, "with": b if mover == a else a})
+    def seat_input(self, seat: int, action: Mapping[str, Any]) -> None:
+        """A seat's phone on a sensed table: Pass (end turn) or Toast, nothing sensors see."""
+        kind = action.get("type")
+        if kind == "toast":
+            self.toast(seat)
+        elif kind == "pass":
+            self.end_turn(seat)
         else:
-            self._record({"type": "swap", "seat": mover, "from": a, "with": b})
+            raise IllegalAction(f"{kind} is read by the table's sensors", rule=SENSED_RULE)
+
+    # -- into the journal --------------------------------------------------------------------
+
+    def _take(self, result: Result) -> None:
+        """Record what the session applied, then tell the Host what it noticed."""
+        for applied in result.applied:
+            self.service.act(applied.action, by=HOST, mode=Mode.RECORDING)
+            self.recorded.append(applied.action)
+        for event in result.tracked:
+            if event.get("event") in ("offline", "online"):
+                for seat in event.get("seats", []):
+                    self.service.set_reader(seat, str(event["event"]))
+        for notice in result.notices:
+            kind = str(notice.get("notice", "notice"))
+            if kind in ("offline", "online"):
+                continue
+            # Only a conflict's layout goes along: a refused pour would name its token.
+            detail = {"detail": dict(notice)} if kind in ("conflict", "fixed") else {}
+            self.service.notice(kind, _describe(notice), **detail)
 
 
-def _describe(event: dict[str, Any]) -> str:
-    kind = event.get("event")
+def _describe(notice: Mapping[str, Any]) -> str:
+    kind = notice.get("notice")
     if kind == "conflict":
-        return f"the table cannot be read: {event.get('reason')}; fix the layout"
+        return f"the table cannot be read ({notice.get('reason')}): fix the layout"
     if kind == "unknown_tag":
-        return f"an unknown tag at seat {event.get('seat')} (enroll it)"
-    return f"goblet {event.get('goblet')} moved from seat {event.get('from')} to {event.get('to')}"
+        return f"an unknown tag at seat {notice.get('seat')} (enroll it)"
+    if kind == "contents_mismatch":
+        return f"goblet {notice.get('goblet')}: the readers and the journal disagree"
+    if kind == "not_recorded":
+        return f"a sensed {notice.get('action', {}).get('type', 'event')} was not recorded"
+    return str(kind).replace("_", " ")

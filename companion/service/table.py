@@ -149,6 +149,8 @@ class Service:
         self.sensed_chance: frozenset[str] = frozenset()
         """Chance action types the table's sensors record instead of the service drawing them
         (the Host's random initial pour is poured by hand and read by the readers)."""
+        self.seat_input: Callable[[int, Mapping[str, Any]], None] | None = None
+        """On a sensed table, where a seat's phone input goes (Pass or Toast) instead."""
         self.notices: list[dict[str, Any]] = []
         """Messages for the Host from the sensing side (tracker conflicts, unknown tags)."""
 
@@ -186,6 +188,10 @@ class Service:
         game = self.games[name]
         with self.lock:
             state = game.new_state(options)  # bad options raise MalformedInput: nothing stored
+            self.seat_input = None  # a sensed session belongs to one game
+            if self.sensed_chance:
+                # Until a sensed session starts, deals are drawn here; the hands pour.
+                self.sensed_chance = frozenset({"initial_pour"})
             if self.table is not None and not self.table.record.is_finished:
                 self.store.finish(self.table.record.id, t=self.clock(), outcome={"abandoned": True})
             record = self.store.create_game(name, options, t=self.clock())
@@ -251,6 +257,10 @@ class Service:
             raise MalformedInput("an action is a JSON object with a string type", field="type")
         if action["type"] == UNDO:
             raise MalformedInput("a journal undo has its own request", field="type")
+        hook = self.seat_input
+        if by.is_seat and hook is not None:
+            hook(by.index, action)  # outside the lock: the sensed session takes it next
+            return self.message(by)
         with self.lock:
             table = self._require_table()
             mover = table.state.to_move()

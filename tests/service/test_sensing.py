@@ -1,21 +1,25 @@
-"""Sensed play: simulated readers -> tracker -> Raise Your Goblets in recording mode.
+"""Sensed play through the service: simulated readers -> SensedSession -> journal -> views.
 
 A whole random Course played by hand (companion.virtual) is read by simulated readers; what the
-engine records must be the Course itself: the same Goblets where the scenario left them, holding
-the same tokens, and the Toast's reveal scores exactly those contents.
+service journals (recording mode) must be the Course itself: the Goblets where the hands left
+them, holding the tokens poured, and the reveal scores exactly those contents. Replaying the
+journal gives the same state.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
 import pytest
 
 from companion.core import registry
-from companion.core.game import HOST, PUBLIC, Mode
+from companion.core.errors import IllegalAction
+from companion.core.game import HOST, PUBLIC, Mode, Viewer
 from companion.core.observations import Observation
 from companion.service import Service
+from companion.service.sensed_demo import SensedDemo
 from companion.service.sensing import SensedTable
 from companion.virtual import NOISE, Scenario, SimulatedReaders
 
@@ -24,12 +28,12 @@ from companion.virtual import NOISE, Scenario, SimulatedReaders
 def sensed(settings):
     service = Service(settings, games=registry.load_all(), rng=random.Random(3))
     service.default_mode = Mode.RECORDING
+    service.sensed_chance = frozenset({"initial_pour"})
     yield service
     service.close()
 
 
-def engine_table(service):
-    state = service.table.state
+def engine_table(state):
     seats = {str(p["place"]): p["ring"] for p in state.view(PUBLIC)["places"]}
     goblets = {
         state.ring_of[g]: {k: v for k, v in contents.items() if v}
@@ -39,50 +43,58 @@ def engine_table(service):
 
 
 @pytest.mark.parametrize(("seed", "noise"), [(1, "none"), (2, "none"), (3, "moderate")])
-def test_a_sensed_course_is_recorded_exactly(sensed, seed, noise):
+def test_a_sensed_course_is_journaled_exactly(sensed, seed, noise):
     service = sensed
-    scenario = Scenario.generate(random.Random(seed), 4, specials=0.0)
-    bridge = SensedTable(service, scenario.registry, 4, scenario.initial_layout())
     service.new_game("goblets", {"players": 4, "characters": []})
     assert service.table.state.view(PUBLIC)["phase"] == "initial_pour"  # waits for the hands
-    readers = SimulatedReaders(scenario, NOISE[noise], random.Random(seed))
-    for observation in readers.snapshots():
+    scenario = Scenario.generate(random.Random(seed), 4, specials=0.0)
+    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge.start_course()
+    for observation in SimulatedReaders(scenario, NOISE[noise], random.Random(seed)).snapshots():
         bridge.observe(observation)
-    bridge.advance(scenario.duration + 10)
+    bridge.advance(scenario.duration + 3)
 
-    seats, goblets = engine_table(service)
+    seats, goblets = engine_table(service.table.state)
     final = scenario.final
     assert seats == final["seats"]
     assert goblets == {g: {k: v for k, v in c.items() if v} for g, c in final["goblets"].items()}
-    kinds = [a["type"] for a in bridge.recorded]
-    assert kinds[0] == "initial_pour"
-    assert kinds.count("rotate") + kinds.count("swap") + kinds.count("peek") == len(scenario.moves)
+    # The service's state and the session's shadow are the same fold.
+    assert engine_table(bridge.session.state) == (seats, goblets)
     entries = service.store.entries(service.table.record.id)
-    assert {e.mode for e in entries if e.action["type"] == "pour"} == {Mode.RECORDING}
+    assert entries[0].action["type"] == "initial_pour"
+    assert {e.mode for e in entries} == {Mode.RECORDING}
 
-    # The Toast (entered by hand: nobody senses a voice), final actions, then the reveal.
-    state = service.table.state
-    service.act({"type": "toast", "seat": state.to_move()}, by=HOST, mode=Mode.RECORDING)
-    for _ in range(20):
-        state = service.table.state
-        legal = state.legal_actions()
-        reveal = [a for a in legal if a["type"] == "reveal"]
-        action = reveal[0] if reveal else next(a for a in legal if a["type"] == "pass")
-        service.act(action, by=HOST, mode=Mode.RECORDING)
-        if reveal:
-            break
-    bridge.reveal()
+    # A phone may only say what sensors cannot see.
+    seat = bridge.turn_seat()
+    with pytest.raises(IllegalAction, match="sensors"):
+        service.act(
+            {"type": "rotate", "seat": seat, "direction": "clockwise"}, by=Viewer.seat(seat)
+        )
+    service.act({"type": "toast", "seat": seat}, by=Viewer.seat(seat))
+    bridge.reveal(scenario.duration + 4)
     result = service.table.state.view(PUBLIC)["results"][0]
     revealed = {p["ring"]: {k: v for k, v in p["contents"].items() if v} for p in result["places"]}
     assert revealed == goblets
-    assert all(not c for c in bridge.tracker.state()["goblets"].values())
+    assert result["toast_caller"] == seat
+
+    # Resume after a restart: the replayed journal is the same state.
+    again = Service(service.config, store=service.store, games=service.games)
+    again.sensed_chance = frozenset({"initial_pour"})  # a sensed table: the hands pour
+    again.resume()
+    views = [
+        json.dumps(s.table.state.view(v), sort_keys=True)
+        for s in (service, again)
+        for v in (PUBLIC, HOST)
+    ]
+    assert views[:2] == views[2:]
 
 
-def test_tracker_conflicts_and_nodes_reach_the_host(sensed):
+def test_notices_and_reader_nodes_reach_the_host_only(sensed):
     service = sensed
     service.new_game("goblets", {"players": 4, "characters": []})
     scenario = Scenario.generate(random.Random(9), 4, specials=0.0)
-    bridge = SensedTable(service, scenario.registry, 4, scenario.initial_layout())
+    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge.start_course()
     bridge.observe(Observation.of(0.5, 1, ["0499999999999999"]))
     bridge.node_status("node-a", False, 1.0, seats=[2, 3])
     message = service.message(HOST)
@@ -92,9 +104,9 @@ def test_tracker_conflicts_and_nodes_reach_the_host(sensed):
 
 
 def test_sensed_demo_plays_a_whole_game(sensed):
-    from companion.service.sensed_demo import SensedDemo
-
-    demo = SensedDemo(sensed, speed=200.0, noise="moderate", rng=random.Random(5)).start()
+    demo = SensedDemo(sensed, speed=200.0, noise="moderate", rng=random.Random(5))
+    sensed.new_game("goblets", demo.options)
+    demo.start()
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
