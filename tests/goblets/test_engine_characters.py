@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from engine_helpers import act, new, passes, setup
+from engine_helpers import act, new, passes, setup, tokens_total
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import PUBLIC, Viewer
@@ -240,3 +240,24 @@ def test_placeholder_cards_never_ask_anything():
     state = setup(new(players=6), characters=[f"Character {i}" for i in range(3, 9)])
     assert state.stage == "turns"
     assert all(a["type"] != "ability" for a in state.legal_actions())
+
+
+def test_take_token_puts_a_special_token_into_play():
+    """The special tokens start "in a common pool"; a card may bring one into play (``take_token``),
+    and the 52 tokens stay conserved."""
+    ogre = {"name": "Ogre", "timing": "own_turn", "effect": "take_token", "token": "ogre_poison"}
+    state = game([filler(1, "Guest")[0], ogre])
+    use = {"type": "ability", "seat": 1, "card": "Ogre"}
+    assert use in state.legal_actions()
+    events = state.apply(use)
+    assert events == [{"event": "ability", "seat": 1, "card": "Ogre", "token": "ogre_poison"}]
+    assert state.screens[1]["ogre_poison"] == 1
+    assert tokens_total(state)["ogre_poison"] == 1
+    act(state, "pour", goblet=2, token="ogre_poison")
+    assert state.contents_at(2) == {"poison": 1, "ogre_poison": 1}
+    passes(state, 3)
+    with pytest.raises(IllegalAction):  # the pool has no second Ogre Poison
+        state.apply(use)
+    with pytest.raises(MalformedInput) as error:
+        parse_deck([{"name": "X", "effect": "take_token", "timing": "own_turn", "token": "gold"}])
+    assert error.value.field == "characters[0].token"

@@ -35,6 +35,8 @@ HOOK_DECK: list[dict[str, Any]] = [
         "override": {"poisoned": 1, "survived": 0},
     },
     {"name": "Snoop", "timing": "toast_phase", "once_per_course": True, "effect": "peek_any"},
+    {"name": "Ogre", "timing": "course_start", "effect": "take_token", "token": "ogre_poison"},
+    {"name": "Unicorn", "timing": "own_turn", "effect": "take_token", "token": "unicorn_antidote"},
 ]
 """A deck with every timing and effect, for the conformance suite (and as an example)."""
 

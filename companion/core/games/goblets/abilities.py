@@ -13,6 +13,7 @@ Effects that take parameters:
 - ``swap_any``: ``"goblets": [p, q]`` -- Swap the Goblets at places ``p`` and ``q``.
 - ``swap_and_exchange_coasters``: ``"goblets": [p, q], "swap": bool, "coasters": bool`` --
   everyone averts their eyes; the owner Swaps the two Goblets and/or exchanges their Coasters.
+- ``take_token`` (no parameters): the card's ``token`` goes from the pool behind the screen.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import MalformedInput
 from companion.core.game import Action, Event
-from companion.core.games.goblets import rules
+from companion.core.games.goblets import flow, rules
 from companion.core.games.goblets.characters import Character
 
 if TYPE_CHECKING:
@@ -97,6 +98,8 @@ def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tupl
         return f"{card.name} was already used this Course", rules.ONCE_PER_COURSE
     if card.name in state.used_step:
         return f"{card.name} was already used this turn", rules.ONCE_PER_COURSE
+    if card.effect == "take_token" and not state.pool.get(card.token or "", 0):
+        return f"the common pool has no {card.token} token left", rules.OVERRIDE
     if action.get("coasters") and state.opts.raise_your_memory:
         return "there are no Coaster rings in Raise Your Memory", NO_RINGS
     return None
@@ -114,6 +117,8 @@ def legal(state: GobletsState, step: dict[str, Any]) -> list[Action]:
         candidates = [{**base, "goblet": g} for g in range(n)]
     elif card.effect == "swap_any":
         candidates = [{**base, "goblets": [p, q]} for p, q in combinations(range(n), 2)]
+    elif card.effect == "take_token":
+        candidates = [base]
     else:
         modes = (
             [(True, False)]
@@ -146,6 +151,13 @@ def perform(state: GobletsState, action: Action, seat: int | None) -> list[Event
     public: Event = {"event": "ability", "seat": seat, "card": card.name}
     if card.effect == "peek_any":
         return [public, *record_peek(state, seat, action["goblet"])]
+    if card.effect == "take_token":
+        assert card.token is not None
+        screen = state.screens[state.place_index(seat)]
+        if not state.pool.get(card.token, 0):
+            return [public]  # recorded out of its rules: nothing left to take
+        flow.move(state.pool, screen, card.token)
+        return [{**public, "token": card.token}]
     p, q = action["goblets"]
     if card.effect == "swap_any" or action.get("swap"):
         state.goblet_at[p], state.goblet_at[q] = state.goblet_at[q], state.goblet_at[p]

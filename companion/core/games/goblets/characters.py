@@ -27,6 +27,7 @@ from typing import Any
 
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.scoring import ScoringOverride
+from companion.core.games.goblets.tokens import Token
 
 TIMINGS = (
     "course_start",
@@ -38,7 +39,7 @@ TIMINGS = (
 )
 """When a card's ability may be used."""
 
-ACTIVE_EFFECTS = ("peek_any", "swap_any", "swap_and_exchange_coasters")
+ACTIVE_EFFECTS = ("peek_any", "swap_any", "swap_and_exchange_coasters", "take_token")
 """Effects used with an ``ability`` action (they take parameters)."""
 
 EFFECTS: Mapping[str, tuple[str, ...]] = {
@@ -48,6 +49,7 @@ EFFECTS: Mapping[str, tuple[str, ...]] = {
     "peek_any": ("course_start", "own_turn", "toast_phase", "before_drinking"),
     "swap_any": ("course_start", "own_turn", "toast_phase", "before_drinking"),
     "swap_and_exchange_coasters": ("course_start", "own_turn", "toast_phase", "before_drinking"),
+    "take_token": ("course_start", "own_turn"),
     "scoring_override": ("scoring_override",),
 }
 """The effect vocabulary the engine implements, with the timings each may have."""
@@ -61,7 +63,8 @@ class Character:
     model), ``extra_toast_action`` (one more final action in the Toast Phase), ``extra_action``
     (one more action in each own turn), ``peek_any`` (look into any Goblet), ``swap_any`` (Swap
     any two Goblets), ``swap_and_exchange_coasters`` (everyone averts their eyes; Swap and/or
-    exchange the Coasters of two Goblets) and ``scoring_override`` (``override`` replaces the
+    exchange the Coasters of two Goblets), ``take_token`` (take ``token``, e.g. the Ogre Poison,
+    from the common pool behind your screen) and ``scoring_override`` (``override`` replaces the
     normal scoring table for the owner, Most Wine excepted).
     """
 
@@ -71,6 +74,7 @@ class Character:
     once_per_course: bool = False
     effect: str = "none"
     override: ScoringOverride | None = None
+    token: str | None = None
 
     @property
     def is_active(self) -> bool:
@@ -82,7 +86,7 @@ class Character:
         """Parse a card dict; MalformedInput names ``field.key`` on any problem."""
         if not isinstance(data, Mapping):
             raise MalformedInput(f"must be an object, got {data!r}", field=field)
-        known = {"name", "text", "timing", "once_per_course", "effect", "override"}
+        known = {"name", "text", "timing", "once_per_course", "effect", "override", "token"}
         for key in data:
             if key not in known:
                 names = ", ".join(sorted(known))
@@ -119,7 +123,13 @@ class Character:
             override = ScoringOverride.from_json(data.get("override"), f"{field}.override")
         elif "override" in data:
             raise MalformedInput("only a scoring_override card has one", field=f"{field}.override")
-        return Character(name, text, timing, once, effect, override)
+        token = data.get("token")
+        if effect == "take_token":
+            if token not in {t.value for t in Token}:
+                raise MalformedInput(f"unknown token kind {token!r}", field=f"{field}.token")
+        elif token is not None:
+            raise MalformedInput("only a take_token card has one", field=f"{field}.token")
+        return Character(name, text, timing, once, effect, override, token)
 
     def to_json(self) -> dict[str, Any]:
         """The card as JSON-able data, readable by :meth:`from_json`."""
@@ -132,6 +142,8 @@ class Character:
         }
         if self.override is not None:
             data["override"] = self.override.to_json()
+        if self.token is not None:
+            data["token"] = self.token
         return data
 
 
