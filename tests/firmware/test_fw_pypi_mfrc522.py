@@ -1,7 +1,8 @@
-"""An unmodified MFRC522 library from PyPI reads a tag from the chip model.
+"""Unmodified MFRC522 libraries from PyPI read tags from the chip model.
 
 ``mfrc522`` (pimylifeup's MFRC522-python with Simon Monk's SimpleMFRC522, the library most Pi
-tutorials use) talks to ``spidev`` and ``RPi.GPIO``. Fake modules of those names, put into
+tutorials use) and ``pi-rc522`` (ondryaso's, which follows a 7-byte UID into cascade level 2)
+talk to ``spidev`` and ``RPi.GPIO``. Fake modules of those names, put into
 ``sys.modules`` only for this test, route its SPI transfers to the chip model. If the model
 got the SPI address byte, the FIFO, BitFramingReg, the IRQ bits or the anticollision answer
 wrong, this library (written against real chips) would not read the UID.
@@ -56,22 +57,27 @@ def _fake_hardware(chip):
     return {"spidev": spidev, "RPi": rpi, "RPi.GPIO": gpio}
 
 
-def _load_pypi_mfrc522(monkeypatch, chip):
+def _load_pypi(monkeypatch, chip, dist, package, submodules):
     for name, module in _fake_hardware(chip).items():
         monkeypatch.setitem(sys.modules, name, module)
     # Loaded from its installed files under a private name: firmware/lib has its own mfrc522.
-    init = importlib.metadata.distribution("mfrc522").locate_file("mfrc522/__init__.py")
+    init = importlib.metadata.distribution(dist).locate_file(package + "/__init__.py")
+    private = "pypi_" + package
     spec = importlib.util.spec_from_file_location(
-        "pypi_mfrc522", init, submodule_search_locations=[str(init.parent)]
+        private, init, submodule_search_locations=[str(init.parent)]
     )
-    package = importlib.util.module_from_spec(spec)
+    module = importlib.util.module_from_spec(spec)
     # Registered through monkeypatch as absent, so the package and its submodules are
     # forgotten after the test and the next test's fakes are bound afresh.
-    for name in ("pypi_mfrc522.MFRC522", "pypi_mfrc522.SimpleMFRC522"):
-        monkeypatch.delitem(sys.modules, name, raising=False)
-    monkeypatch.setitem(sys.modules, "pypi_mfrc522", package)
-    spec.loader.exec_module(package)
-    return package
+    for name in submodules:
+        monkeypatch.delitem(sys.modules, private + "." + name, raising=False)
+    monkeypatch.setitem(sys.modules, private, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _load_pypi_mfrc522(monkeypatch, chip):
+    return _load_pypi(monkeypatch, chip, "mfrc522", "mfrc522", ("MFRC522", "SimpleMFRC522"))
 
 
 @pytest.mark.parametrize(
@@ -110,3 +116,23 @@ def test_the_pypi_library_sees_no_tag_in_an_empty_field(monkeypatch):
     chip = ChipMFRC522([Field([])])
     pypi = _load_pypi_mfrc522(monkeypatch, chip)
     assert pypi.SimpleMFRC522().read_id_no_block() is None
+
+
+@pytest.mark.parametrize(
+    "uid", [b"\x12\x34\x56\x78", b"\x04\xa1\xb2\xc3\xd4\xe5\xf6", b"\x04\x11\x22\x33\x44\x55\x66"]
+)
+def test_pi_rc522_reads_4_and_7_byte_uids_across_cascade_levels(monkeypatch, uid):
+    tag = Tag14443A(uid)
+    chip = ChipMFRC522([Field([tag])])
+    pirc522 = _load_pypi(monkeypatch, chip, "pi-rc522", "pirc522", ("rfid", "util"))
+    reader = pirc522.RFID(pin_irq=None)
+    # For a 7-byte UID it SELECTs cascade level 1 (CRC_A from the model's coprocessor) and runs
+    # ANTICOLLISION at level 2: the model's cascade tag, BCC and SAK must all be right.
+    assert bytes(reader.read_id()) == uid
+    assert tag.level == (1 if len(uid) == 7 else 0)
+
+
+def test_pi_rc522_finds_nothing_in_an_empty_field(monkeypatch):
+    chip = ChipMFRC522([Field([])])
+    pirc522 = _load_pypi(monkeypatch, chip, "pi-rc522", "pirc522", ("rfid", "util"))
+    assert pirc522.RFID(pin_irq=None).read_id() is None
