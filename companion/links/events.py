@@ -10,6 +10,7 @@ link's clock (``time.monotonic`` unless another is handed in).
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -115,3 +116,47 @@ def item_of(record: Record, t: float, node: str | None, link: str) -> LinkItem |
     if isinstance(record, Log):
         return NodeLog(t, node, record.level, record.text)
     return None
+
+
+class TableFeed:
+    """A sink that drives a table consumer: the tracker, a sensed session or the service.
+
+    ``target`` has ``observe(observation)`` and ``node_status(node, online, t, seats)`` (like
+    :class:`companion.core.tracking.Tracker` and ``companion.service.sensing.SensedTable``).
+    Observations go to ``observe``; a node's online/offline goes to ``node_status`` with the
+    seats its last HELLO announced; what those calls return (tracker events) goes to
+    ``on_result``; every other item (heartbeats, faults, logs, hellos) to ``on_other``. Calls
+    are serialised by a lock, so several links (threads) can share one feed.
+    """
+
+    def __init__(
+        self,
+        target: object,
+        on_result: Callable[[object], None] | None = None,
+        on_other: Callable[[LinkItem], None] | None = None,
+    ) -> None:
+        self.target = target
+        self.on_result = on_result
+        self.on_other = on_other
+        self.seats: dict[str, tuple[int, ...]] = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, item: LinkItem) -> None:
+        """Route one item from a link."""
+        with self.lock:
+            result = None
+            if isinstance(item, Observation):
+                result = self.target.observe(item)  # type: ignore[attr-defined]
+            elif isinstance(item, NodeOnline | NodeOffline) and item.node is not None:
+                online = isinstance(item, NodeOnline)
+                seats = self.seats.get(item.node)
+                status = self.target.node_status  # type: ignore[attr-defined]
+                result = status(item.node, online, item.t, seats)
+            else:
+                if isinstance(item, NodeHello):
+                    self.seats[item.node] = item.seats
+                if self.on_other is not None:
+                    self.on_other(item)
+                return
+            if result is not None and self.on_result is not None:
+                self.on_result(result)
