@@ -14,6 +14,7 @@ from engine_helpers import new, tokens_total
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.core import registry
 from companion.core.errors import CupbearerError, MalformedInput
 from companion.core.game import CHANCE, HOST, PUBLIC, Mode, Viewer
 from companion.core.games.goblets.tokens import POOL
@@ -203,3 +204,22 @@ def test_malformed_chance_outcomes_are_typed_errors():
         else:
             raise AssertionError(f"{bad!r} was accepted")
     assert state.phase == "deal_characters"
+
+
+def test_conformance_options_cover_every_count_variant_and_flag():
+    sets = registry.get("goblets").conformance_options()
+    assert {options["players"] for options in sets} == set(range(2, 13))
+    keys = {key for options in sets for key in options}
+    for flag in (
+        "raise_your_memory",
+        "legacy",
+        "hidden_vp",
+        "show_pourer",
+        "token_rules",
+        "characters",
+        "courses",
+        "host",
+    ):
+        assert flag in keys
+    for options in sets:
+        registry.get("goblets").new_state(options)  # every set is valid
