@@ -215,7 +215,7 @@ def encode_frame(record: Record, seq: int) -> bytes:
     """One complete serial frame carrying ``record`` with link frame counter ``seq`` (mod 256)."""
     ftype, payload = encode_payload(record)
     if len(payload) > MAX_PAYLOAD:
-        raise MalformedInput(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}", field="tags")
+        raise MalformedInput(f"{len(payload)} bytes exceed {MAX_PAYLOAD}", field="payload")
     body = bytes([len(payload), seq & 0xFF, ftype]) + payload
     return SYNC + body + crc16_ccitt_false(body).to_bytes(2, "big")
 

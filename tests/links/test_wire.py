@@ -142,9 +142,10 @@ def test_decode_frame_rejects_damage_with_field():
         (Snapshot(seat=256, seq=0, t_ms=0, tags=()), "seat"),
         (Snapshot(seat=0, seq=70000, t_ms=0, tags=()), "seq"),
         (Snapshot(seat=0, seq=0, t_ms=0, tags=("04A1",)), "tags"),
-        (Snapshot(seat=0, seq=0, t_ms=0, tags=tuple(f"{i:014X}" for i in range(30))), "tags"),
+        (Snapshot(seat=0, seq=0, t_ms=0, tags=tuple(f"{i:014X}" for i in range(30))), "payload"),
         (Hello(node="bad/id", fw="1", seats=(0,)), "node"),
         (Hello(node="n1", fw="1", seats=()), "seats"),
+        (Hello(node="n1", fw="1", seats=tuple(range(250))), "payload"),
     ],
 )
 def test_encoding_out_of_range_is_a_typed_error(record, field):
