@@ -138,7 +138,7 @@ def _check_list(action: Mapping[str, Any], key: str, length: int) -> list[Any]:
 
 
 def apply_chance(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
-    """Apply a chance outcome (the same in both modes: a chance event is what happened)."""
+    """Apply a chance outcome (a sensed initial pour may break the rule: see below)."""
     kind = action["type"]
     if state.phase != kind:
         raise IllegalAction(f"{kind} is not due now (phase {state.phase})", rule=rules.CHANCE)
@@ -246,7 +246,7 @@ def _legacy_draw(state: GobletsState, action: Action) -> list[Event]:
     if not isinstance(draws, list):
         raise MalformedInput(f"must be a list, got {draws!r}", field="draws")
     deck = legacy_deck(state)
-    expected = [s for s in state.legacy_pending][: len(deck)]
+    expected = list(state.legacy_pending)[: len(deck)]
     seats = [d.get("seat") if isinstance(d, Mapping) else None for d in draws]
     names = [d.get("character") if isinstance(d, Mapping) else None for d in draws]
     if not all(isinstance(name, str) for name in names):
