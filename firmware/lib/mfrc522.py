@@ -189,6 +189,7 @@ class MFRC522:
         self.write(REG_TX_MODE, 0x00)
         self.write(REG_RX_MODE, 0x00)
         self.write(REG_MOD_WIDTH, 0x26)
+        self.clear_bits(REG_COLL, 0x80)  # ValuesAfterColl=0: bits after a collision read 0
         self.antenna(True)
         return version
 
@@ -232,6 +233,9 @@ class MFRC522:
         irq = 0
         for _ in range(self.poll_limit):
             irq = self.read(REG_COM_IRQ)
+            if irq == 0xFF:
+                # Set1 (bit 7) never reads back as 1: the chip is gone and MISO floats high.
+                raise ReaderFault(1, "MFRC522: no answer on SPI (unplugged?)")
             if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER):
                 break
         else:
@@ -260,7 +264,6 @@ class MFRC522:
 
         Several tags answering ATQA at once collide; that still means 'tags present'.
         """
-        self.clear_bits(REG_COLL, 0x80)  # ValuesAfterColl=0: bits after a collision read 0
         self._cl[0] = PICC_WUPA if wake else PICC_REQA
         status = self.transceive(self._cl, 1, tx_last_bits=7)  # short frame: 7 bits
         if status == TIMEOUT:

@@ -206,6 +206,9 @@ class PN5180:
         irq = 0
         for _ in range(self.poll_limit):
             irq = self.read_reg(REG_IRQ_STATUS)
+            if irq == 0xFFFFFFFF:
+                # Reserved bits never read 1: the chip is gone and MISO floats high.
+                raise ReaderFault(1, "PN5180: no answer on SPI (unplugged?)")
             if irq & (IRQ_RX | IRQ_TIMER1 | IRQ_GENERAL_ERROR):
                 break
         else:

@@ -100,11 +100,17 @@ def build(cfg, chip="/dev/gpiochip0", spidev_module=None, gpiod_module=None, clo
             pins[offset] = GpiodPin(offset, output, value, chip, gpiod_module)
         return pins[offset]
 
+    resets = []
     for r in cfg["readers"].values():
-        if r["rst"] is not None:
-            reset = pin(r["rst"])
-            reset(0)
-            reset(1)
+        if r["rst"] is not None and r["rst"] not in resets:
+            resets.append(r["rst"])
+    for offset in resets:  # readers may share one reset line: pulse each line once
+        reset = pin(offset)
+        reset(0)
+        time.sleep(0.001)
+        reset(1)
+    if resets:
+        time.sleep(0.05)  # the PN5180 boots in a few milliseconds
     readers = {}
     for name, r in cfg["readers"].items():
         if r["type"] == "pn5180":

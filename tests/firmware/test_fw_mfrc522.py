@@ -179,3 +179,13 @@ def test_max_tags_bounds_the_loop():
     got = driver.inventory(max_tags=4)
     assert len(got) == 4
     assert set(got) <= {t.uid for t in tags}
+
+
+def test_a_reader_unplugged_mid_game_is_a_fault_not_an_empty_seat():
+    driver, chip, _ = mfrc522_rig([Tag14443A(b"\x01\x02\x03\x04")])
+    driver.init()
+    assert driver.inventory() == [b"\x01\x02\x03\x04"]
+    chip.xfer = lambda mosi: 0xFF  # MISO floats high: nobody drives it
+    with pytest.raises(mfrc522.ReaderFault) as err:
+        driver.inventory()
+    assert err.value.code == 1

@@ -92,3 +92,14 @@ def test_busy_stuck_high_is_a_timeout_fault():
     with pytest.raises(pn5180.ReaderFault) as err:
         driver.init()
     assert err.value.code == 3
+
+
+def test_a_reader_unplugged_mid_game_is_a_fault_not_an_empty_seat():
+    driver, chip, _ = pn5180_rig([Tag15693(bytes.fromhex("E004015012345678"))])
+    driver.init()
+    assert len(driver.inventory()) == 1
+    chip.reply = b"\xff" * 64
+    chip.xfer = lambda mosi: 0xFF  # MISO floats high: nobody drives it
+    with pytest.raises(pn5180.ReaderFault) as err:
+        driver.inventory()
+    assert err.value.code == 1
