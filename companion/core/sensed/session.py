@@ -55,8 +55,10 @@ class SensedSession:
         """The engine state (the fold of every applied action)."""
         return self.table.state
 
-    def _feed(self, events: list[dict[str, Any]]) -> Result:
+    def _feed(self, events: list[dict[str, Any]], t: float | None = None) -> Result:
         result = self.table.on_events(events)
+        if t is not None:
+            result.extend(self.table.tick(t))
         result.tracked[:0] = events
         return result
 
@@ -64,7 +66,7 @@ class SensedSession:
 
     def observe(self, obs: Observation) -> Result:
         """One reader snapshot."""
-        return self._feed(self.tracker.observe(obs))
+        return self._feed(self.tracker.observe(obs), obs.t)
 
     def observe_many(self, observations: Iterable[Observation]) -> Result:
         """Many snapshots, in delivery order."""
@@ -75,7 +77,7 @@ class SensedSession:
 
     def advance(self, t: float) -> Result:
         """Time passes with no snapshot (lets a settling layout be believed)."""
-        return self._feed(self.tracker.advance(t))
+        return self._feed(self.tracker.advance(t), t)
 
     def node_status(
         self, node: str, online: bool, t: float, seats: Iterable[int] | None = None

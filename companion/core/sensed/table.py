@@ -38,14 +38,18 @@ from companion.core.sensed.places import (
     parse_layout,
 )
 
-HOST_EVENTS = frozenset({"conflict", "fixed", "unknown_tag", "offline", "online"})
-"""Tracker events that are shown to the Host and never become actions."""
+HOST_EVENTS = frozenset({"conflict", "fixed", "unknown_tag", "offline", "online", "pour_corrected"})
+"""Tracker events that are shown to the Host and never become actions. A ``pour_corrected`` (the
+tracker moved a token it had first judged poured into a neighbour's Goblet) has no engine action
+to follow it yet: the Host sees it, and the reveal reports the Goblets whose contents differ."""
 QUIET_EVENTS = frozenset({"emptied", "state"})
 """Tracker events the table has nothing to do with."""
 MOVES = frozenset({"rotate", "swap", "move", "layout"})
 """Tracker events that change (or restate) which Goblet stands at which place."""
-DIRECTIONS = {"clockwise": "clockwise", "counterclockwise": "widdershins"}
-"""The tracker's direction names -> the engine's (the rulebook says "widdershins")."""
+LATE_REPORT = 2.0
+"""Seconds after a player's "end turn" during which a Peek (lift) or Swap of that player's own
+Goblet is still theirs: the tracker reports a Goblet put back only once it has settled, often
+after the player pressed the button."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,9 @@ class SensedTable:
         self._queue: list[dict[str, Any]] = []
         self._moves: list[dict[str, Any]] = []
         self._misplaced = False
+        self.now: float | None = None
+        """The latest time (seconds, the observations' clock) seen in an event or a tick."""
+        self._pending_pass: tuple[int, float | None] | None = None
 
     # ------------------------------------------------------------------ inputs
 
@@ -142,6 +149,9 @@ class SensedTable:
         if not isinstance(event, Mapping) or not isinstance(event.get("event"), str):
             raise MalformedInput(f"not a tracker event: {event!r}", field="event")
         kind = event["event"]
+        t = event.get("t")
+        if isinstance(t, int | float) and not isinstance(t, bool):
+            self.now = t if self.now is None else max(self.now, t)
         result = Result()
         if kind in HOST_EVENTS:
             if kind == "conflict":
@@ -160,7 +170,9 @@ class SensedTable:
         elif kind in MOVES:
             return self._on_layout(event)
         else:
-            raise MalformedInput(f"unknown tracker event {kind!r}", field="event")
+            # A kind this table does not know (a newer tracker): shown, never guessed at.
+            result.notices.append({"notice": "unknown_event", "event": dict(event)})
+            return result
         return self._submit(dict(event))
 
     def start_course(self) -> Result:
@@ -182,9 +194,29 @@ class SensedTable:
         self._check_setup(result)
         return result.extend(self._drain())
 
-    def end_turn(self, seat: int) -> Result:
-        """``seat`` passes or ends its turn (Pass: "You can pass without performing an action")."""
-        return self._submit({"event": "input.pass", "seat": self._check_seat(seat)})
+    def end_turn(self, seat: int, t: float | None = None) -> Result:
+        """``seat`` passes or ends its turn (Pass: "You can pass without performing an action").
+
+        ``t``: when (the observations' clock; default the latest time seen). A pass on the
+        player's own step is applied :data:`LATE_REPORT` seconds later (:meth:`tick`) or before
+        the next sensed act of someone else, whichever comes first, so that the player's own
+        Peek or Swap reported after the button was pressed is still theirs.
+        """
+        when = self.now if t is None else t
+        return self._submit({"event": "input.pass", "seat": self._check_seat(seat), "t": when})
+
+    def tick(self, t: float) -> Result:
+        """The observations' clock reached ``t``: apply a pass whose wait is over."""
+        if isinstance(t, bool) or not isinstance(t, int | float):
+            raise MalformedInput(f"must be a number of seconds, got {t!r}", field="t")
+        self.now = t if self.now is None else max(self.now, t)
+        result = Result()
+        pending = self._pending_pass
+        is_due = pending is not None and (pending[1] is None or t - pending[1] > LATE_REPORT)
+        if is_due and self._blocked() is None:
+            self._flush_pass(result)
+            result.extend(self._drain())
+        return result
 
     def toast(self, seat: int) -> Result:
         """``seat`` Calls the Toast ("The Course ends immediately")."""
@@ -201,9 +233,10 @@ class SensedTable:
         state = self.state
         if self._queue:
             raise AmbiguousObservation("sensed events are waiting for a chance event")
+        result = Result()
+        self._flush_pass(result)
         if state.phase != "play" or state.stage not in ("toast", "before_drinking"):
             raise AmbiguousObservation("the Goblets were revealed without a Toast")
-        result = Result()
         if sensed is not None:
             for place in range(self.places):
                 name = self.names.name(state.goblet_at[place])
@@ -255,11 +288,15 @@ class SensedTable:
                 else None
             ),
             "turn_seat": self.turn_seat(),
+            "pending_pass": None if self._pending_pass is None else self._pending_pass[0],
         }
 
     def turn_seat(self) -> int | None:
         """The seat whose turn it is: who pours and rotates now (None outside any turn)."""
         state = self.state
+        if self._pending_pass is not None:
+            state = state.clone()
+            state.apply({"type": "pass", "seat": self._pending_pass[0]}, Mode.RECORDING)
         if state.phase != "play":
             return None
         if state.stage == "course_start":
@@ -326,6 +363,8 @@ class SensedTable:
 
     def _process(self, item: dict[str, Any], result: Result) -> None:
         kind = item["event"]
+        if self._pending_pass is not None and not self._is_late_own(item):
+            self._flush_pass(result)
         if kind == "pour":
             self._pour(item, result)
         elif kind == "lift":
@@ -333,7 +372,20 @@ class SensedTable:
         elif kind == "layout_change":
             self._move_to(item["layout"], item["source"], result)
         elif kind == "input.pass":
-            self._pass(item["seat"], result)
+            state = self.state
+            step = state.steps[0] if state.phase == "play" and state.steps else None
+            if (
+                step is not None
+                and step["seat"] == item["seat"]
+                and step["kind"]
+                in (
+                    "turn",
+                    "final",
+                )
+            ):
+                self._pending_pass = (item["seat"], item.get("t"))
+            else:
+                self._pass(item["seat"], result)
         elif kind == "input.toast":
             self._apply({"type": "toast", "seat": item["seat"]}, result)
 
@@ -430,16 +482,26 @@ class SensedTable:
             if not is_complete(layout, self.places):
                 raise MalformedInput("must name one Goblet at each place", field="seats")
         self.layout = layout
+        item = {
+            "event": "layout_change",
+            "layout": dict(layout),
+            "source": kind,
+            "t": event.get("t"),
+        }
         if self.conflict is not None:
             result.notices.append({"notice": "conflict_resolved", "conflict": self.conflict})
             self.conflict = None
+            if self.state.phase != "initial_pour":
+                # The move was made while the table could not be read: before anything that
+                # waited for the fix.
+                self._queue.insert(0, item)
+                return result.extend(self._drain())
         if self.state.phase == "initial_pour":
             # Setting the Goblets out is not an action; once the Host started the Course they
             # must stand where the engine sets them.
             if self.started_course == self.state.course:
                 self._check_setup(result)
             return result.extend(self._drain())
-        item = {"event": "layout_change", "layout": dict(layout), "source": kind}
         return result.extend(self._submit(item))
 
     def _move_to(self, target: Layout, source: str, result: Result) -> None:
@@ -535,6 +597,27 @@ class SensedTable:
                 sitting["winetaster"] if sitting["winetaster"] is not None else sitting["seats"][0]
             )
         self._apply({"type": "peek", "seat": actor}, result)
+
+    def _is_late_own(self, item: dict[str, Any]) -> bool:
+        """A lift or Swap of the passing player's own Goblet, reported soon after the pass."""
+        assert self._pending_pass is not None
+        seat, at = self._pending_pass
+        t = item.get("t")
+        if at is not None and isinstance(t, int | float) and t - at > LATE_REPORT:
+            return False
+        own = self.state.place_index(seat)
+        if item["event"] == "lift":
+            return item["seat"] == own
+        if item["event"] == "layout_change":
+            change = layout_change(self.names.engine_layout(self.state), item["layout"])
+            return len(change) == 1 and own in change[0].get("swap", ())
+        return False
+
+    def _flush_pass(self, result: Result) -> None:
+        if self._pending_pass is not None:
+            seat = self._pending_pass[0]
+            self._pending_pass = None
+            self._pass(seat, result)
 
     def _pass(self, seat: int, result: Result) -> None:
         """Pass; a pass by the seat whose turn just ended on its limit changes nothing."""
