@@ -68,6 +68,9 @@ class HardwareSettings:
 
     mqtt: str | None = None
     serial: str | None = None
+    registry: str | None = None
+    """The enrolled tags (JSON, as ``companion track`` reads); default
+    ``<data_dir>/registry.json``."""
 
     @property
     def is_configured(self) -> bool:

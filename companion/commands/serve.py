@@ -7,6 +7,7 @@ moving at once. ``--mqtt URL`` and/or ``--serial PORT`` read real reader nodes i
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import signal
 import sys
@@ -14,8 +15,11 @@ import threading
 from pathlib import Path
 
 from companion import config as settings
+from companion.core.errors import MalformedInput
 from companion.core.game import PUBLIC, Mode
+from companion.core.tags import TagRegistry
 from companion.service import Service, VirtualTable
+from companion.service.hardware import HardwareTable
 from companion.service.sensed_demo import SensedDemo
 from companion.web import create_app
 from companion.web.auth import host_pin
@@ -95,20 +99,48 @@ def start_virtual_table(service: Service, config: settings.Config):
     return VirtualTable(service, pace=config.virtual.pace).start()
 
 
+def load_registry(config: settings.Config) -> TagRegistry:
+    """The enrolled tags the readers will see (a clear error when there are none)."""
+    path = Path(config.hardware.registry or config.data_dir / "registry.json")
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise MalformedInput(
+            f"no tag registry at {path}: enroll the rings and tokens first", field="registry"
+        ) from None
+    except (OSError, ValueError) as error:
+        raise MalformedInput(f"{path}: {error}", field="registry") from None
+    return TagRegistry.from_json(data)
+
+
+def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
+    """Read the reader nodes over MQTT and/or serial into the sensed table."""
+    registry = load_registry(config)
+    hardware = HardwareTable(
+        service, registry, mqtt=config.hardware.mqtt, serial=config.hardware.serial
+    )
+    service.default_mode = Mode.RECORDING
+    if service.table is None:
+        service.new_game(config.game.name, config.game.options)
+    log.info(
+        "reading reader nodes: mqtt=%s serial=%s", config.hardware.mqtt, config.hardware.serial
+    )
+    return hardware.start()
+
+
 def run(args: argparse.Namespace) -> int:
     """Run until SIGINT or SIGTERM; returns the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     config = build_config(args)
     config.data_dir.mkdir(parents=True, exist_ok=True)
     service = Service(config)
+    if not config.is_virtual or config.virtual.mode == "sensed":
+        service.sensed_chance = frozenset({"initial_pour"})  # the hands pour, the readers see
     service.resume()
-    driver = start_virtual_table(service, config) if config.is_virtual else None
-    if driver is None and not config.is_virtual:
-        log.warning(
-            "hardware links are configured (mqtt=%s serial=%s)",
-            config.hardware.mqtt,
-            config.hardware.serial,
-        )
+    if config.is_virtual:
+        driver = start_virtual_table(service, config)
+    else:
+        driver = start_hardware(service, config)
     app = create_app(service, config)
     server = WebServer(app, host=config.web.bind, port=config.web.port, threads=config.web.threads)
     advertiser = Advertiser(config.mdns.name, server.port) if config.mdns.enabled else None

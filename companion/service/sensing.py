@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.core.errors import IllegalAction
+from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, Action, Mode
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
@@ -69,6 +69,7 @@ class SensedTable:
         self.recorded: list[Action] = []
         """Every action recorded through this session (for tests and the log)."""
         service.seat_input = self.seat_input
+        service.sensing = self
 
     # -- inputs ------------------------------------------------------------------------------
 
@@ -120,6 +121,27 @@ class SensedTable:
     def turn_seat(self) -> int | None:
         """The seat whose turn it is (who pours and rotates now)."""
         return self.session.table.turn_seat()
+
+    def host_input(self, data: Mapping[str, Any]) -> None:
+        """The Host's inputs on a sensed table: ``{"input": "start_course" | "toast" | "pass" |
+        "reveal" | "fix_layout", "seat": i, "layout": {place: Goblet name}}``."""
+        kind = data.get("input")
+        if kind == "start_course":
+            self.start_course()
+        elif kind in ("toast", "pass"):
+            seat = data.get("seat")
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise MalformedInput("must be a seat number", field="seat")
+            self.toast(seat) if kind == "toast" else self.end_turn(seat)
+        elif kind == "reveal":
+            self.reveal()
+        elif kind == "fix_layout":
+            layout = data.get("layout")
+            if not isinstance(layout, Mapping):
+                raise MalformedInput("must be an object {place: goblet}", field="layout")
+            self.fix_layout(layout)
+        else:
+            raise MalformedInput(f"unknown input {kind!r}", field="input")
 
     def seat_input(self, seat: int, action: Mapping[str, Any]) -> None:
         """A seat's phone on a sensed table: Pass (end turn) or Toast, nothing sensors see."""

@@ -151,6 +151,8 @@ class Service:
         (the Host's random initial pour is poured by hand and read by the readers)."""
         self.seat_input: Callable[[int, Mapping[str, Any]], None] | None = None
         """On a sensed table, where a seat's phone input goes (Pass or Toast) instead."""
+        self.sensing: Any = None
+        """The sensed session of the current game (companion.service.sensing), if any."""
         self.notices: list[dict[str, Any]] = []
         """Messages for the Host from the sensing side (tracker conflicts, unknown tags)."""
 
@@ -188,7 +190,7 @@ class Service:
         game = self.games[name]
         with self.lock:
             state = game.new_state(options)  # bad options raise MalformedInput: nothing stored
-            self.seat_input = None  # a sensed session belongs to one game
+            self.seat_input = self.sensing = None  # a sensed session belongs to one game
             if self.sensed_chance:
                 # Until a sensed session starts, deals are drawn here; the hands pour.
                 self.sensed_chance = frozenset({"initial_pour"})
@@ -391,6 +393,7 @@ class Service:
                 data["can_undo"] = bool(live) and live[-1].seq not in table.chance
                 data["mode"] = self.default_mode.value
                 data["notices"] = list(self.notices)
+                data["sensed"] = self.sensing is not None
             data["revealed_through"] = table.reveal_seq
             return data
 

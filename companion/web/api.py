@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request, session, url_for
 
-from companion.core.errors import MalformedInput
+from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, Mode, Viewer
 from companion.web import auth
 from companion.web.errors import Forbidden
@@ -157,6 +157,17 @@ def host_act():
     require_host()
     data = body()
     return jsonify(_ctx().service.act(data.get("action"), by=HOST, mode=_mode(data)))
+
+
+@bp.post("/host/sensed")
+def sensed_input():
+    """``{"input": "start_course"|"toast"|"pass"|"reveal"|"fix_layout", ...}`` on a sensed table."""
+    require_host()
+    service = _ctx().service
+    if service.sensing is None:
+        raise IllegalAction("this table is not sensed", rule="Sensed inputs need reader nodes.")
+    service.sensing.host_input(body())
+    return jsonify(service.message(HOST))
 
 
 @bp.post("/host/undo")

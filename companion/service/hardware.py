@@ -1,0 +1,137 @@
+"""Real reader nodes: MQTT and/or serial links feeding the sensed session of the current game.
+
+The links call their sink from their own threads; the sink here is a queue, and one worker thread
+takes the items in order: a seat snapshot goes to the current Raise Your Goblets game's
+:class:`~companion.service.sensing.SensedTable`, a node's hello/online/offline sets its seats'
+reader health, and twice a second the tracker's time advances (so a layout that has settled is
+believed even when no snapshot arrives). A new game gets a new session; a Course starts by itself
+once the previous one was revealed (the Goblets go back to their Houses' places), or when the
+Host says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.core.errors import CupbearerError
+from companion.core.observations import Observation
+from companion.core.tags import TagRegistry
+from companion.links.events import NodeHello, NodeOffline, NodeOnline
+from companion.service.sensing import SensedTable
+from companion.service.table import Service
+
+log = logging.getLogger(__name__)
+
+TICK = 0.5
+"""Seconds between two advances of the tracker's time when no snapshot arrives."""
+
+
+class HardwareTable:
+    """Reader links -> queue -> the sensed session; :meth:`stop` ends links and worker."""
+
+    def __init__(
+        self,
+        service: Service,
+        registry: TagRegistry,
+        *,
+        mqtt: str | None = None,
+        serial: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.service = service
+        self.registry = registry
+        self.clock = clock
+        self.items: queue.Queue[Any] = queue.Queue()
+        self.links: list[Any] = []
+        if mqtt:
+            from companion.links.mqtt import MqttLink
+
+            self.links.append(MqttLink(mqtt, self.items.put, clock=clock))
+        if serial:
+            from companion.links.serial import SerialLink
+
+            self.links.append(SerialLink(serial, self.items.put, clock=clock))
+        self.node_seats: dict[str, tuple[int, ...]] = {}
+        self.bridge: SensedTable | None = None
+        self.observed = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="hardware-table", daemon=True)
+        service.sensed_chance = frozenset({"initial_pour"})
+
+    def start(self) -> HardwareTable:
+        """Start the worker and the links."""
+        self._thread.start()
+        for link in self.links:
+            link.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the links, then the worker."""
+        for link in self.links:
+            link.stop()
+        self._stop.set()
+        self.items.put(None)
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+
+    # -- the worker --------------------------------------------------------------------------
+
+    def session(self) -> SensedTable | None:
+        """The sensed session of the current goblets game (made and started when needed)."""
+        table = self.service.table
+        if table is None or table.record.game != "goblets" or table.state.is_over():
+            return None
+        if self.bridge is None or self.bridge.game_id != table.record.id:
+            self.bridge = SensedTable(self.service, self.registry)
+        bridge = self.bridge
+        state = bridge.session.state
+        if state.phase == "initial_pour" and bridge.session.table.started_course != state.course:
+            bridge.start_course()  # the previous Course was revealed: the next one begins
+        return bridge
+
+    def _run(self) -> None:
+        last_tick = self.clock()
+        while not self._stop.is_set():
+            try:
+                item = self.items.get(timeout=TICK)
+            except queue.Empty:
+                item = None
+            try:
+                if item is not None:
+                    self._take(item)
+                now = self.clock()
+                if now - last_tick >= TICK:
+                    last_tick = now
+                    bridge = self.session()
+                    if bridge is not None:
+                        bridge.advance(now)
+            except CupbearerError as error:
+                log.warning("sensed table: %s", error)
+                self.service.notice("sensing", str(error))
+            except Exception:
+                log.exception("sensed table failed on %r", item)
+
+    def _take(self, item: Any) -> None:
+        if isinstance(item, Observation):
+            self.observed += 1
+            bridge = self.session()
+            if bridge is not None:
+                bridge.observe(item)
+        elif isinstance(item, NodeHello):
+            self.node_seats[item.node] = tuple(item.seats)
+            for seat in item.seats:
+                self.service.set_reader(seat, "online")
+        elif isinstance(item, NodeOnline | NodeOffline):
+            online = isinstance(item, NodeOnline)
+            seats = self.node_seats.get(item.node or "", ())
+            bridge = self.session()
+            if bridge is not None and item.node:
+                bridge.node_status(item.node, online, item.t, seats or None)
+            else:
+                for seat in seats:
+                    self.service.set_reader(seat, "online" if online else "offline")
