@@ -20,6 +20,8 @@ import signal
 import sys
 from pathlib import Path
 
+from serial import SerialException
+
 from companion.core.errors import MalformedInput
 from companion.links.records import Hello, check_node_id, check_seats
 from companion.links.virtual import (
@@ -71,11 +73,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _transport(args: argparse.Namespace, hello: Hello) -> Transport:
+    if args.mqtt:
+        return MqttTransport(args.mqtt, hello)
+    field = "serial" if args.serial else "pty"
+    try:
+        return SerialTransport(args.serial) if args.serial else PtyTransport(args.pty)
+    except (OSError, SerialException) as error:
+        raise MalformedInput(f"cannot open: {error}", field=field) from error
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the node until its readings end (plus ``--linger``) or a signal stops it."""
     node = check_node_id(args.node, "node")
     if args.script:
-        lines = sys.stdin if args.script == "-" else Path(args.script).open()  # noqa: SIM115
+        try:
+            lines = sys.stdin if args.script == "-" else Path(args.script).open()  # noqa: SIM115
+        except OSError as error:
+            raise MalformedInput(f"cannot read: {error}", field="script") from error
         readings = read_script(lines, args.script)
         seats = args.seats
         if seats is None:
@@ -88,13 +103,7 @@ def run(args: argparse.Namespace) -> int:
         if args.registry_out:
             Path(args.registry_out).write_text(json.dumps(registry, indent=1, sort_keys=True))
     hello = Hello(node=node, fw=args.fw, seats=seats)
-    transport: Transport
-    if args.mqtt:
-        transport = MqttTransport(args.mqtt, hello)
-    elif args.serial:
-        transport = SerialTransport(args.serial)
-    else:
-        transport = PtyTransport(args.pty)
+    transport = _transport(args, hello)
     virtual = VirtualNode(
         hello, transport, speed=args.speed, hello_every=args.hello_every, on_change=args.on_change
     )

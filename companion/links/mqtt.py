@@ -67,6 +67,7 @@ def _client(client_id: str, address: MqttAddress, reconnect: tuple[float, float]
         clean_session=True,
         protocol=paho.MQTTv311,  # what umqtt.simple speaks on the nodes
     )
+    client.suppress_exceptions = True  # a bug in a callback is logged, not fatal to the loop
     if address.username:
         client.username_pw_set(address.username, address.password)
     # Seconds, doubling from the first to the second after each failed attempt; paho accepts

@@ -285,3 +285,22 @@ def test_whole_course_through_node_process_broker_link_and_tracker(mosquitto, tm
     events += tracker.advance(time.monotonic() * speed + 5.0)
     events.append(tracker.state())
     assert summarize(events).differences(scenario.truth()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--serial", "/nonexistent/tty", "--speed", "0"], "serial: cannot open"),
+        (["--mqtt", "http://x"], "mqtt: expected mqtt://"),
+        (["--pty", "/nonexistent/dir/port"], "pty: cannot open"),
+        (["--serial", "loop://", "--script", "/nonexistent.jsonl", "--seats", "0"], "script:"),
+        (["--serial", "loop://", "--script", "-"], "seats: required with --script"),
+        (["--serial", "loop://", "--noise", "loud"], "noise: unknown noise 'loud'"),
+    ],
+)
+def test_node_command_bad_input_is_one_clear_line(args, message, capsys):
+    from companion.cli import main
+
+    assert main(["node", "--virtual", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("companion node: ") and message in err and "Traceback" not in err
