@@ -120,3 +120,53 @@ def test_self_tests_pass_on_cpython():
 
     assert cbwire.self_test() > 0
     assert debounce.self_test() > 0
+
+
+class _Recorder:
+    """A umqtt.simple stand-in recording (topic, payload, retain, qos)."""
+
+    def __init__(self):
+        self.sent = []
+        self.will = None
+
+    def set_last_will(self, topic, msg, retain=False, qos=0):
+        self.will = (topic, msg, retain, qos)
+
+    def connect(self, clean_session=True):
+        return 0
+
+    def publish(self, topic, msg, retain=False, qos=0):
+        self.sent.append((topic, msg, retain, qos))
+
+
+FLAGGED = [v for v in MQTT if "qos" in v]
+
+
+@pytest.mark.parametrize("vector", FLAGGED, ids=[v["name"] for v in FLAGGED])
+def test_the_mqtt_reporter_publishes_each_vector_with_its_qos_and_retain(vector):
+    import report
+    from fw_sim_bus import SimClock
+
+    f = vector["fields"]
+    client = _Recorder()
+    rep = report.MqttReporter(lambda: client, f["node"], "1.0.0", [0], SimClock())
+    assert rep.maintain()
+    on_connect = list(client.sent)
+    kind = f["type"]
+    if kind == "status":
+        # "online" is the first thing said after connecting; "offline" is the Last Will.
+        sent = on_connect[0] if f["online"] else client.will
+    else:
+        if kind == "hello":
+            rep.hello(f["node"], f["fw"], f["seats"])
+        elif kind == "snapshot":
+            rep.snapshot(f["seat"], f["seq"], f["t_ms"], _uids(f["tags"]))
+        elif kind == "heartbeat":
+            rep.frames_sent = f["frames"] - 1  # the heartbeat counts itself
+            rep.heartbeat(f["uptime_ms"])
+        elif kind == "reader_fault":
+            rep.fault(f["seat"], f["code"])
+        elif kind == "log":
+            rep.log(f["level"], f["text"])
+        sent = client.sent[-1]
+    assert sent == (vector["topic"], vector["payload"], vector["retain"], vector["qos"])
