@@ -9,13 +9,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 
 import shellgame
+from webhelpers import PIN, csrf_of
 
 from companion import config
 from companion.core import registry
 from companion.service import Service
 from companion.web import create_app
-
-PIN = "2468"
 
 
 @pytest.fixture
@@ -46,10 +45,6 @@ def app(service, settings):
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-def csrf_of(client):
-    return client.get("/api/csrf").get_json()["csrf"]
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import json
 
 import pytest
 import shellgame
-from conftest import PIN, csrf_of
+from webhelpers import PIN, csrf_of
 
 from companion.web.auth import seat_csrf
 

@@ -9,7 +9,7 @@ import random
 import re
 
 import shellgame
-from conftest import PIN, csrf_of
+from webhelpers import PIN, csrf_of
 
 from companion.core.game import CHANCE, Viewer
 from companion.core.games.goblets.tokens import Token

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import PIN
 from playwright.sync_api import sync_playwright
+from webhelpers import PIN
 
 from companion.service import VirtualTable
 from companion.web import create_app
