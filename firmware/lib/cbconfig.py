@@ -21,7 +21,7 @@ _TOP = {
     "poll_ms": 20,
     "refresh_ms": 2000,
     "debounce": None,
-    "watchdog_ms": 8000,
+    "watchdog_ms": 30000,
     "wifi": None,
     "mqtt": None,
 }

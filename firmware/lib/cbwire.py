@@ -115,8 +115,11 @@ def log_payload(level, text):
     """LOG: level (0 debug .. 3 error) | UTF-8 text, cut to fit one frame."""
     if level not in (0, 1, 2, 3):
         raise WireError("level", "must be 0..3")
-    raw = text.encode()[: MAX_PAYLOAD - 1]
-    return bytes((level,)) + raw
+    raw = text.encode()
+    end = min(len(raw), MAX_PAYLOAD - 1)
+    while end < len(raw) and raw[end] & 0xC0 == 0x80:
+        end -= 1  # never cut a UTF-8 sequence: the companion decodes the text strictly
+    return bytes((level,)) + raw[:end]
 
 
 def fault_payload(seat, code):

@@ -125,7 +125,7 @@ def test_main_boots_the_shipped_config_and_publishes(monkeypatch, tmp_path):
     with pytest.raises(StopNode):
         runpy.run_path(str(FIRMWARE / "main.py"), run_name="__main__")
     assert made["spi"][0][0] == 2 and made["spi"][0][1]["baudrate"] == 4000000
-    assert made["wdt"][0].timeout == 8000
+    assert made["wdt"][0].timeout == 30000
     assert made["wlan"][0].ssid == "cupbearer-table"
     client = made["mqtt"][0]
     assert client.args[:4] == ("n1", "192.168.4.1", 1883, "n1")

@@ -170,3 +170,9 @@ def test_the_mqtt_reporter_publishes_each_vector_with_its_qos_and_retain(vector)
             rep.log(f["level"], f["text"])
         sent = client.sent[-1]
     assert sent == (vector["topic"], vector["payload"], vector["retain"], vector["qos"])
+
+
+def test_a_long_log_line_is_cut_on_a_character_boundary():
+    payload = cbwire.log_payload(1, "é" * 200)  # 400 bytes of two-byte characters
+    assert len(payload) <= cbwire.MAX_PAYLOAD
+    assert payload[1:].decode() == "é" * 119
