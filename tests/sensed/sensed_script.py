@@ -10,13 +10,18 @@ then the Toast and the reveal. ``expected(...)`` scores the true final table ind
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.core import registry
+from companion.core.game import CHANCE
 from companion.core.games.goblets.scoring import score_toast
 from companion.core.games.goblets.state import GobletsState
+from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
 from companion.virtual import NOISE, Hands, Scenario, SimulatedReaders
 from companion.virtual.scenario import _Course
@@ -111,8 +116,14 @@ def run(
     *,
     always_end: bool = False,
     options: dict[str, Any] | None = None,
+    schedule: list[tuple[float, Callable[[SensedSession], Result]]] = (),
+    drop: Callable[[Observation], bool] | None = None,
 ) -> Played:
-    """Play ``c`` through readers, tracker and sensed table, then Toast and reveal."""
+    """Play ``c`` through readers, tracker and sensed table, then Toast and reveal.
+
+    ``schedule``: more inputs by time (each called with the session); ``drop``: snapshots that
+    never arrive (a reader gone silent).
+    """
     scenario = c.scenario
     state = new_state(
         scenario.seats, c.host, raise_your_memory=not scenario.rings, **(options or {})
@@ -125,20 +136,25 @@ def run(
     )
     played = Played(session)
     played.result.extend(session.start_course())
-    pending = inputs(c, always_end=always_end)
+    pending = [(t, _input(kind, seat)) for t, kind, seat in inputs(c, always_end=always_end)]
+    pending = sorted([*pending, *schedule], key=lambda item: item[0])
     readers = SimulatedReaders(scenario, NOISE[noise], random.Random(seed + 1))
     for obs in readers.snapshots():
         while pending and pending[0][0] <= obs.t:
-            _, kind, seat = pending.pop(0)
-            played.result.extend(getattr(session, kind)(seat))
-        played.result.extend(session.observe(obs))
+            played.result.extend(pending.pop(0)[1](session))
+        if drop is None or not drop(obs):
+            played.result.extend(session.observe(obs))
     played.result.extend(session.advance(scenario.duration + 3.0))
-    for _, kind, seat in pending:
-        played.result.extend(getattr(session, kind)(seat))
+    for _, call in pending:
+        played.result.extend(call(session))
     played.caller = (c.turns[-1].seat + 1) % scenario.seats
     played.result.extend(session.toast(played.caller))
     played.result.extend(session.reveal(scenario.duration + 4.0))
     return played
+
+
+def _input(kind: str, seat: int) -> Callable[[SensedSession], Result]:
+    return lambda session: getattr(session, kind)(seat)
 
 
 def expected(c: Course, targets: list[str], houses: list[str]) -> tuple[dict, list[int]]:
@@ -160,3 +176,66 @@ def event(result: Result, name: str) -> dict[str, Any]:
 def warnings(result: Result) -> list[dict[str, Any]]:
     """Every rule warning the engine raised."""
     return [e for e in result.events if e.get("event") == "rule_warning"]
+
+
+RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "sensed-goblets-5"
+"""The recorded session replayed by ``test_sensed_recording.py``."""
+
+
+def record_session(directory: Path = RECORDING, seed: int = 2026) -> None:
+    """Record a 5-seat Course read at moderate noise, its inputs and what the table made of it.
+
+    Regenerate (after a deliberate change of the tracker or the table) with
+    ``.venv/bin/python -c "import sys; sys.path.insert(0, 'tests/sensed');
+    import sensed_script; sensed_script.record_session()"``.
+    """
+    c = course(random.Random(seed), 5, actions=(8, 12))
+    scenario = c.scenario
+    options = {"players": 5, "host": c.host, "characters": []}
+    state = registry.get("goblets").new_state(options)
+    session = SensedSession(state, scenario.registry, layout=scenario.initial_layout())
+    rng = random.Random(seed)
+    lines: list[dict[str, Any]] = []
+    applied: list[dict[str, Any]] = []
+
+    def take(after: int, t: float, name: str, result: Result, **data: Any) -> None:
+        lines.append({"after": after, "t": t, "input": name, **data})
+        applied.extend(a.action for a in result.applied)
+
+    take(0, 0.0, "start_course", session.start_course())
+    pending = inputs(c)
+    readers = SimulatedReaders(scenario, NOISE["moderate"], random.Random(seed + 1))
+    observations = list(readers.snapshots())
+    for index, obs in enumerate(observations):
+        while pending and pending[0][0] <= obs.t:
+            at, kind, seat = pending.pop(0)
+            take(index, at, kind, getattr(session, kind)(seat), seat=seat)
+        applied.extend(a.action for a in session.observe(obs).applied)
+        if session.state.to_move() is CHANCE and session.state.phase != "initial_pour":
+            action = session.state.sample_chance(rng)
+            take(index + 1, obs.t, "chance", session.apply_chance(action), action=action)
+    end = len(observations)
+    take(end, scenario.duration + 3.0, "advance", session.advance(scenario.duration + 3.0))
+    for at, kind, seat in pending:
+        take(end, at, kind, getattr(session, kind)(seat), seat=seat)
+    caller = (c.turns[-1].seat + 1) % 5
+    take(end, scenario.duration + 3.5, "toast", session.toast(caller), seat=caller)
+    take(end, scenario.duration + 4.0, "reveal", session.reveal(scenario.duration + 4.0))
+    revealed = session.state.results[0]
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "registry.json").write_text(json.dumps(scenario.registry.to_json(), indent=1))
+    with (directory / "observations.jsonl").open("w") as out:
+        for obs in observations:
+            out.write(json.dumps(obs.to_json()) + "\n")
+    with (directory / "inputs.jsonl").open("w") as out:
+        for line in lines:
+            out.write(json.dumps(line) + "\n")
+    expected_data = {
+        "options": options,
+        "layout": {str(p): n for p, n in scenario.initial_layout().items()},
+        "truth": scenario.final,
+        "actions": applied,
+        "revealed": [p["contents"] for p in revealed["places"]],
+        "vp": revealed["vp"],
+    }
+    (directory / "expected.json").write_text(json.dumps(expected_data, indent=1) + "\n")
