@@ -23,6 +23,9 @@ class TrackerConfig:
       its tags read there is at least this. A neighbour's tags crosstalk at a few percent; a
       Goblet standing on the reader is read at 40-100%.
     - ``present_hits`` (2): ... and at least this many snapshots in ``window`` saw one of its tags.
+    - ``move_hits`` (3) and ``move_dominance`` (2.0): a Goblet believed at one seat moves to
+      another that reads more of it once that seat read it in at least this many snapshots since
+      its own seat last read it, or reads this many times more of it.
     - ``absent_after`` (0.5 s): a Goblet has left its seat (lifted) when none of its tags was
       read there for at least this long ...
     - ``absent_snapshots`` (5): ... over at least this many snapshots of that seat (a silent or
@@ -37,7 +40,9 @@ class TrackerConfig:
     - ``pour_hits`` (3): a new token is in a Goblet once read this many times at the seat of that
       Goblet ...
     - ``pour_dominance`` (3.0): ... and at least this many times as often as at any other Goblet
-      (its crosstalk into a neighbour).
+      (its crosstalk into a neighbour), or ...
+    - ``pour_margin`` (5): ... at least this many times more often (a burst of crosstalk must
+      not hold a plain pour back for long).
     - ``pour_wait`` (2.0 s): a move is reported up to this much later while a token read before
       it started is still being read but not yet judged poured, so that pour comes first.
     - ``rehome_hits`` (10) and ``rehome_dominance`` (4.0): on a quiet table, a poured token read
@@ -52,6 +57,8 @@ class TrackerConfig:
     window: float = 1.0
     present_ratio: float = 0.15
     present_hits: int = 2
+    move_hits: int = 3
+    move_dominance: float = 2.0
     absent_after: float = 0.5
     absent_snapshots: int = 5
     absent_max_snapshots: int = 15
@@ -60,6 +67,7 @@ class TrackerConfig:
     settle: float = 0.5
     pour_hits: int = 3
     pour_dominance: float = 3.0
+    pour_margin: int = 5
     pour_wait: float = 2.0
     rehome_hits: int = 10
     rehome_dominance: float = 4.0

@@ -327,6 +327,16 @@ class Tracker:
             here, _ = self._windows[current].presence(self._tags[goblet], now - cfg.window)
             if here >= ratio:
                 return
+            # A Goblet that moved stops being read where it stood: unless it is read here
+            # plainly more than there, only reads here since its last read there count, so a
+            # burst of crosstalk while its own reader happens to miss it does not carry it to
+            # the neighbour's seat.
+            if ratio < cfg.move_dominance * here:
+                last, _ = self._last_hit.get((goblet, current), (-math.inf, 0))
+                since = max(now - cfg.window, last + 1e-9)
+                _, after = window.presence(self._tags[goblet], since)
+                if after < cfg.move_hits:
+                    return
         self._set_loc(goblet, seat)
 
     def _learn(self, goblet: str, misses: int) -> None:
@@ -361,7 +371,10 @@ class Tracker:
         pour.credits[goblet] = pour.credits.get(goblet, 0) + 1
         best = pour.credits[goblet]
         rival = max((c for g, c in pour.credits.items() if g != goblet), default=0)
-        if best < self.config.pour_hits or best < self.config.pour_dominance * rival:
+        cfg = self.config
+        if best < cfg.pour_hits:
+            return
+        if best < cfg.pour_dominance * rival and best - rival < cfg.pour_margin:
             return
         del self._pending[uid]
         self._homes[uid] = dict(pour.credits)
