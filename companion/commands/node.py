@@ -18,6 +18,7 @@ import argparse
 import json
 import signal
 import sys
+import threading
 from pathlib import Path
 
 from serial import SerialException
@@ -85,6 +86,10 @@ def _transport(args: argparse.Namespace, hello: Hello) -> Transport:
 
 def run(args: argparse.Namespace) -> int:
     """Run the node until its readings end (plus ``--linger``) or a signal stops it."""
+    # Handlers first: a SIGTERM that comes while the transport connects still stops cleanly.
+    stopping = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stopping.set())
     node = check_node_id(args.node, "node")
     if args.script:
         try:
@@ -107,8 +112,7 @@ def run(args: argparse.Namespace) -> int:
     virtual = VirtualNode(
         hello, transport, speed=args.speed, hello_every=args.hello_every, on_change=args.on_change
     )
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: virtual.stopping.set())
+    virtual.stopping = stopping
     print(json.dumps({"event": "ready", "node": node, "seats": list(seats)}), file=sys.stderr)
     sys.stderr.flush()
     try:
