@@ -33,6 +33,8 @@ def uid(i: int) -> str:
 def fast_link(port, sink, **kw):
     kw.setdefault("backoff", (0.05, 0.3))
     kw.setdefault("offline_after", 30.0)
+    # A test thread descheduled mid-frame on a loaded machine must not look like a dead line.
+    kw.setdefault("expire_after", 2.0)
     return SerialLink(port, sink, **kw)
 
 
