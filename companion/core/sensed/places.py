@@ -139,3 +139,49 @@ def layout_change(before: Layout, after: Layout) -> list[dict[str, Any]]:
         current[place], current[other] = current[other], current[place]
         swaps.append({"swap": (place, other)})
     return swaps
+
+
+def follow(
+    layout: Layout, event: Mapping[str, Any], places: int, moves: list[dict[str, Any]]
+) -> Layout | None:
+    """The layout after the tracker's ``rotate``/``swap``/``move``/``layout`` event.
+
+    ``move`` events come one per Goblet that changed place: they are kept in ``moves`` until
+    the layout they make is complete (``None`` until then). Bad events raise MalformedInput.
+    """
+    kind = event["event"]
+    new = dict(layout)
+    if kind == "rotate":
+        step = {"clockwise": 1, "counterclockwise": -1}.get(event.get("direction"))
+        if step is None:
+            raise MalformedInput(f"unknown direction {event.get('direction')!r}", field="direction")
+        return {(p + step) % places: n for p, n in layout.items()}
+    if kind == "swap":
+        seats = event.get("seats")
+        if not isinstance(seats, list | tuple) or len(seats) != 2:
+            raise MalformedInput(f"must be two seats, got {seats!r}", field="seats")
+        a, b = (check_place(s, places, "seats") for s in seats)
+        new[a], new[b] = new[b], new[a]
+        return new
+    if kind == "move":
+        if event.get("goblet") not in layout.values():
+            raise MalformedInput(f"unknown Goblet {event.get('goblet')!r}", field="goblet")
+        check_place(event.get("to"), places, "to")
+        moves.append(dict(event))
+        for move in moves:
+            new[move["to"]] = move["goblet"]
+        if not is_complete(new, places):
+            return None  # the other Goblets of this change are still to come
+        moves.clear()
+        return new
+    new = parse_layout(event.get("seats"), places)
+    if not is_complete(new, places):
+        raise MalformedInput("must name one Goblet at each place", field="seats")
+    return new
+
+
+def check_place(place: Any, places: int, field: str) -> int:
+    """``place`` as a place index, or MalformedInput naming ``field``."""
+    if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < places:
+        raise MalformedInput(f"must be a place from 0 to {places - 1}, got {place!r}", field=field)
+    return place

@@ -23,20 +23,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import CHANCE, Action, Event, Mode
 from companion.core.games.goblets.state import GobletsState
 from companion.core.games.goblets.tokens import Token
+from companion.core.sensed import actors
 from companion.core.sensed.places import (
     GobletNames,
     Layout,
+    check_place,
+    follow,
     is_complete,
     layout_change,
     parse_layout,
 )
+from companion.core.sensed.result import Applied, Result
 
 HOST_EVENTS = frozenset({"conflict", "fixed", "unknown_tag", "offline", "online", "pour_corrected"})
 """Tracker events that are shown to the Host and never become actions. A ``pour_corrected`` (the
@@ -50,41 +53,6 @@ LATE_REPORT = 2.0
 """Seconds after a player's "end turn" during which a Peek (lift) or Swap of that player's own
 Goblet is still theirs: the tracker reports a Goblet put back only once it has settled, often
 after the player pressed the button."""
-
-
-@dataclass(frozen=True)
-class Applied:
-    """One action applied to the engine and the events it produced (journal ``action``)."""
-
-    action: Action
-    events: list[Event]
-
-
-@dataclass
-class Result:
-    """What one input did: ``applied`` actions in order and ``notices`` for the Host."""
-
-    applied: list[Applied] = field(default_factory=list)
-    notices: list[Event] = field(default_factory=list)
-    tracked: list[Event] = field(default_factory=list)
-    """The tracker events behind it (filled by :class:`~companion.core.sensed.SensedSession`)."""
-
-    @property
-    def actions(self) -> list[Action]:
-        """The applied actions, in order."""
-        return [a.action for a in self.applied]
-
-    @property
-    def events(self) -> list[Event]:
-        """Every engine event of the applied actions, in order."""
-        return [e for a in self.applied for e in a.events]
-
-    def extend(self, other: Result) -> Result:
-        """Append ``other`` to this result; returns self."""
-        self.applied.extend(other.applied)
-        self.notices.extend(other.notices)
-        self.tracked.extend(other.tracked)
-        return self
 
 
 class SensedTable:
@@ -297,19 +265,7 @@ class SensedTable:
         if self._pending_pass is not None:
             state = state.clone()
             state.apply({"type": "pass", "seat": self._pending_pass[0]}, Mode.RECORDING)
-        if state.phase != "play":
-            return None
-        if state.stage == "course_start":
-            first = state.places[(state.place_index(state.host) + 1) % self.places]
-            return first["winetaster"] if first["winetaster"] is not None else first["seats"][0]
-        if not state.steps:
-            return None
-        step = state.steps[0]
-        if step["kind"] in ("toast_option", "free_peek") and len(state.steps) > 1:
-            return state.steps[1]["seat"]  # the Noble did not Toast / the Winetaster did not Peek
-        if step["kind"] in ("turn", "final"):
-            return step["seat"]
-        return None
+        return actors.turn_seat(state)
 
     # ------------------------------------------------------------------ machinery
 
@@ -372,17 +328,7 @@ class SensedTable:
         elif kind == "layout_change":
             self._move_to(item["layout"], item["source"], result)
         elif kind == "input.pass":
-            state = self.state
-            step = state.steps[0] if state.phase == "play" and state.steps else None
-            if (
-                step is not None
-                and step["seat"] == item["seat"]
-                and step["kind"]
-                in (
-                    "turn",
-                    "final",
-                )
-            ):
+            if actors.is_own_step(self.state, item["seat"]):
                 self._pending_pass = (item["seat"], item.get("t"))
             else:
                 self._pass(item["seat"], result)
@@ -454,33 +400,10 @@ class SensedTable:
     def _on_layout(self, event: Mapping[str, Any]) -> Result:
         """Follow the tracker's layout; a change during play is a move to record."""
         kind = event["event"]
-        layout = dict(self.layout)
         result = Result()
-        if kind == "rotate":
-            step = {"clockwise": 1, "counterclockwise": -1}.get(event.get("direction"))
-            if step is None:
-                raise MalformedInput(
-                    f"unknown direction {event.get('direction')!r}", field="direction"
-                )
-            layout = {(p + step) % self.places: n for p, n in self.layout.items()}
-        elif kind == "swap":
-            seats = event.get("seats")
-            if not isinstance(seats, list | tuple) or len(seats) != 2:
-                raise MalformedInput(f"must be two seats, got {seats!r}", field="seats")
-            a, b = (self._check_place(s, "seats") for s in seats)
-            layout[a], layout[b] = layout[b], layout[a]
-        elif kind == "move":
-            self._check_name(event.get("goblet"), "goblet")
-            self._moves.append(dict(event))
-            for move in self._moves:
-                layout[self._check_place(move.get("to"), "to")] = move["goblet"]
-            if not is_complete(layout, self.places):
-                return result  # the other Goblets of this change are still to come
-            self._moves = []
-        else:
-            layout = parse_layout(event.get("seats"), self.places)
-            if not is_complete(layout, self.places):
-                raise MalformedInput("must name one Goblet at each place", field="seats")
+        layout = follow(self.layout, event, self.places, self._moves)
+        if layout is None:
+            return result
         self.layout = layout
         item = {
             "event": "layout_change",
@@ -524,40 +447,13 @@ class SensedTable:
         seat = self.turn_seat()
         for part in change:
             if "rotate" in part:
-                actor = seat if seat is not None else self._anyone()
+                actor = seat if seat is not None else actors.anyone(state)
                 self._apply({"type": "rotate", "seat": actor, "direction": part["rotate"]}, result)
             else:
-                self._swap(*part["swap"], result, single=len(change) == 1, seat=seat)
+                a, b = part["swap"]
+                self._apply(actors.swap_action(state, a, b, seat, single=len(change) == 1), result)
         if self.names.engine_layout(state) != target:
             result.notices.append({"notice": "desync", "layout": dict(target)})
-
-    def _swap(self, a: int, b: int, result: Result, *, single: bool, seat: int | None) -> None:
-        """Swap: "Exchange Your Goblet for that of another player" — whose Goblet moved?"""
-        state = self.state
-        actor = seat if seat is not None else self._anyone()
-        own = state.place_index(actor)
-        last = state.last_actor
-        # Right after a turn ended on its limit, a Swap of that player's own Goblet is their
-        # third action: "up to two actions" (the engine warns).
-        if (
-            single
-            and own not in (a, b)
-            and state.stage == "turns"
-            and state.taken == 0
-            and last is not None
-            and state.place_index(last) in (a, b)
-        ):
-            actor, own = last, state.place_index(last)
-        if own in (a, b):
-            action = {"type": "swap", "seat": actor, "with": b if own == a else a}
-        else:
-            action = {"type": "swap", "seat": actor, "from": a, "with": b}
-        self._apply(action, result)
-
-    def _anyone(self) -> int:
-        """A seat for a move made outside any turn: the seat that acted last, else the Host."""
-        state = self.state
-        return state.last_actor if state.last_actor is not None else state.host
 
     # -- pours, peeks, passes -----------------------------------------------------------------
 
@@ -581,21 +477,7 @@ class SensedTable:
         if state.phase != "play" or state.stage not in ("turns", "toast", "course_start"):
             result.notices.append({"notice": "lift", "goblet": item["goblet"], "seat": place})
             return
-        step = state.steps[0] if state.steps else None
-        if (
-            step is not None
-            and step["place"] == place
-            and step["kind"] in ("turn", "final", "free_peek")
-        ):
-            actor = step["seat"]
-        else:
-            # The seat sitting at that place looked into its own Goblet; the engine judges
-            # whether it was that seat's turn (a Noble cannot Peek: a pair's peeker is the
-            # Winetaster).
-            sitting = state.places[place]
-            actor = (
-                sitting["winetaster"] if sitting["winetaster"] is not None else sitting["seats"][0]
-            )
+        actor = actors.peeker(state, place)
         self._apply({"type": "peek", "seat": actor}, result)
 
     def _is_late_own(self, item: dict[str, Any]) -> bool:
@@ -621,17 +503,8 @@ class SensedTable:
 
     def _pass(self, seat: int, result: Result) -> None:
         """Pass; a pass by the seat whose turn just ended on its limit changes nothing."""
-        state = self.state
-        if (
-            state.phase == "play"
-            and state.stage == "turns"
-            and state.last_actor == seat
-            and state.taken == 0
-            and state.steps
-            and state.steps[0]["seat"] != seat
-        ):
-            return
-        self._apply({"type": "pass", "seat": seat}, result)
+        if not actors.is_spent(self.state, seat):
+            self._apply({"type": "pass", "seat": seat}, result)
 
     # -- checks -------------------------------------------------------------------------------
 
@@ -644,9 +517,7 @@ class SensedTable:
         return seat
 
     def _check_place(self, place: Any, name: str) -> int:
-        if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < self.places:
-            raise MalformedInput(f"must be a place from 0 to {self.places - 1}", field=name)
-        return place
+        return check_place(place, self.places, name)
 
     def _check_name(self, name: Any, field_name: str) -> str:
         if not isinstance(name, str) or name not in self.layout.values():
