@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import queue
+import threading
+
+import pytest
 import serial
 
 from companion.core.tags import TagRegistry
 from companion.core.tracking import Tracker
 from companion.links import wire
-from companion.links.events import NodeHeartbeat, NodeHello, TableFeed
+from companion.links.events import NodeHeartbeat, NodeHello, QueueSink, TableFeed
 from companion.links.serial import SerialLink
 from companion.links.wire import Heartbeat, Hello, Snapshot
 
@@ -41,3 +45,22 @@ def test_serial_link_drives_the_tracker_through_a_feed(collector):
     assert [e["event"] for e in results if e["event"] == "online"] == ["online"]
     assert [type(o) for o in others] == [NodeHello, NodeHeartbeat]
     assert feed.seats == {"n1": (0, 1)}
+
+
+def test_queue_sink_hands_items_to_a_consumer_thread():
+    sink = QueueSink()
+    port = serial.serial_for_url("loop://", timeout=0.05)
+    link = SerialLink("loop://", sink, opener=lambda: port).start()
+    got = []
+    consumer = threading.Thread(target=lambda: got.extend(sink.get(10) for _ in range(2)))
+    consumer.start()
+    try:
+        assert link.connected.wait(5)
+        port.write(wire.encode_frame(Snapshot(2, 1, 5, ("DEADBEEF",)), 0))
+        consumer.join(15)
+    finally:
+        link.stop()
+    assert [type(i).__name__ for i in got] == ["NodeOnline", "Observation"]
+    assert (got[1].seat, got[1].tags) == (2, frozenset({"DEADBEEF"}))
+    with pytest.raises(queue.Empty):
+        sink.get(0.01)
