@@ -143,3 +143,32 @@ def test_sensed_initial_pour_of_other_tokens_is_recorded_with_a_warning():
     assert state.contents_at(2) == {"poison": 1}
     assert tokens_total(state)["poison"] == 15
     assert "poison" not in json.dumps(warnings(events))
+
+
+def test_sensed_reveal_counts_win_over_the_tracked_pours():
+    """ "each player takes the Goblet in front of them [...] and reveals its contents" -- the
+    camera's counts are what was revealed; a difference is reported and the tokens conserved."""
+    state = start(4, hidden_vp=False)
+    act(state, "toast", 1, REC)
+    counts = [{"antidote": 1}, {"poison": 1}, {"wine": 2}, {"wine": 1}]
+    events = act(state, "reveal", 1, REC, goblets=counts)
+    corrected = [e for e in events if e["event"] == "reveal_corrected"]
+    assert corrected == [
+        {"event": "reveal_corrected", "goblet": 2, "tracked": {"poison": 1}, "sensed": {"wine": 2}}
+    ]
+    revealed = next(e for e in events if e["event"] == "revealed")
+    assert not revealed["places"][2]["poisoned"]
+    assert revealed["places"][2]["most_wine"]
+    assert tokens_total(state)["wine"] == 21 and tokens_total(state)["poison"] == 15
+
+
+def test_enforced_reveal_counts_must_match():
+    """The enforcing engine knows what the Goblets hold: other counts are malformed."""
+    state = start(4)
+    act(state, "toast", 1, REC)
+    with pytest.raises(MalformedInput) as error:
+        act(state, "reveal", 1, goblets=[{}, {}, {}, {}])
+    assert error.value.field == "goblets"
+    with pytest.raises(MalformedInput) as error:
+        act(state, "reveal", 1, goblets=[{"gold": 1}, {}, {}, {}])
+    assert error.value.field == "goblets[0].gold"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import Action, Event, Mode
 from companion.core.games.goblets import abilities, flow, rules, toast
-from companion.core.games.goblets.tokens import Token
+from companion.core.games.goblets.tokens import Token, check_contents
 
 if TYPE_CHECKING:
     from companion.core.games.goblets.state import GobletsState
@@ -88,6 +88,17 @@ def parse(state: GobletsState, action: Action, mode: Mode) -> int | None:
             _int(action, "from", n)
     elif kind == "ability":
         abilities.parse(state, action)
+    elif kind == "reveal" and action.get("goblets") is not None:
+        sensed = action["goblets"]
+        if not isinstance(sensed, list) or len(sensed) != n:
+            raise MalformedInput(f"must be a list of {n} goblet contents", field="goblets")
+        for index, contents in enumerate(sensed):
+            check_contents(contents, f"goblets[{index}]")
+        if mode is Mode.ENFORCING and any(
+            {k: v for k, v in contents.items() if v} != state.contents_at(index)
+            for index, contents in enumerate(sensed)
+        ):
+            raise MalformedInput("the Goblets do not hold that", field="goblets")
     return seat
 
 
@@ -324,6 +335,8 @@ def perform(state: GobletsState, action: Action, seat: int | None, counted: bool
     elif kind == "reveal":
         if state.steps and state.steps[0]["kind"] != "reveal":
             state.steps = [s for s in state.steps if s["kind"] == "reveal"]
+        if action.get("goblets") is not None:
+            events.extend(toast.correct_contents(state, action["goblets"]))
         return events + toast.do_reveal(state)
     elif kind in ("pass", "decline", "defer"):
         if counted:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.core.errors import AmbiguousObservation
 from companion.core.game import Action, Event, Mode
 from companion.core.games.goblets import flow
 from companion.core.games.goblets.scoring import score_toast
@@ -55,6 +56,33 @@ def start_before_drinking(state: GobletsState) -> None:
     state.steps = flow.ability_steps(state, order, "before_drinking")
     caller = state.toast_caller
     state.steps.append(flow.step(caller, "reveal", state.place_index(caller)))
+
+
+def correct_contents(state: GobletsState, sensed: list[dict[str, int]]) -> list[Event]:
+    """Sensed play: the camera counted the revealed Goblets; reality wins over the tracked pours.
+
+    A difference moves tokens between the Goblet and the common pool (so the 52 tokens stay
+    conserved) and is reported; a surplus the pool cannot supply is an AmbiguousObservation.
+    """
+    events: list[Event] = []
+    for place, counts in enumerate(sensed):
+        goblet = state.goblets[state.goblet_at[place]]
+        tracked = state.contents_at(place)
+        wanted = {kind: n for kind, n in counts.items() if n}
+        if wanted == tracked:
+            continue
+        for kind in sorted(set(wanted) | set(tracked)):
+            diff = wanted.get(kind, 0) - tracked.get(kind, 0)
+            if diff > 0 and state.pool.get(kind, 0) < diff:
+                raise AmbiguousObservation(f"the Goblet at place {place} shows tokens not in play")
+            if diff > 0:
+                flow.move(state.pool, goblet, kind, diff)
+            elif diff < 0:
+                flow.move(goblet, state.pool, kind, -diff)
+        events.append(
+            {"event": "reveal_corrected", "goblet": place, "tracked": tracked, "sensed": wanted}
+        )
+    return events
 
 
 def do_reveal(state: GobletsState) -> list[Event]:
