@@ -118,11 +118,13 @@ def run(
     options: dict[str, Any] | None = None,
     schedule: list[tuple[float, Callable[[SensedSession], Result]]] = (),
     drop: Callable[[Observation], bool] | None = None,
+    toast_at: float | None = None,
 ) -> Played:
     """Play ``c`` through readers, tracker and sensed table, then Toast and reveal.
 
     ``schedule``: more inputs by time (each called with the session); ``drop``: snapshots that
-    never arrive (a reader gone silent).
+    never arrive (a reader gone silent); ``toast_at``: when the seat after the last turn calls
+    the Toast (default: once the readers are done).
     """
     scenario = c.scenario
     state = new_state(
@@ -134,7 +136,9 @@ def run(
         layout=scenario.initial_layout(),
         rng=random.Random(seed),
     )
-    played = Played(session)
+    played = Played(session, caller=(c.turns[-1].seat + 1) % scenario.seats)
+    if toast_at is not None:
+        schedule = [*schedule, (toast_at, _input("toast", played.caller))]
     played.result.extend(session.start_course())
     pending = [(t, _input(kind, seat)) for t, kind, seat in inputs(c, always_end=always_end)]
     pending = sorted([*pending, *schedule], key=lambda item: item[0])
@@ -147,8 +151,8 @@ def run(
     played.result.extend(session.advance(scenario.duration + 3.0))
     for _, call in pending:
         played.result.extend(call(session))
-    played.caller = (c.turns[-1].seat + 1) % scenario.seats
-    played.result.extend(session.toast(played.caller))
+    if toast_at is None:
+        played.result.extend(session.toast(played.caller))
     played.result.extend(session.reveal(scenario.duration + 4.0))
     return played
 
