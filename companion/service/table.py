@@ -365,6 +365,7 @@ class Service:
             data: Message = {
                 "viewer": {"kind": viewer.kind, "index": viewer.index},
                 "virtual": self.config.is_virtual,
+                "sensed": self.sensing is not None,
                 "readers": {str(k): v for k, v in sorted(self.readers.items())},
             }
             if table is None:
@@ -393,7 +394,6 @@ class Service:
                 data["can_undo"] = bool(live) and live[-1].seq not in table.chance
                 data["mode"] = self.default_mode.value
                 data["notices"] = list(self.notices)
-                data["sensed"] = self.sensing is not None
             data["revealed_through"] = table.reveal_seq
             return data
 

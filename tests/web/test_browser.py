@@ -86,8 +86,10 @@ def test_join_by_qr_and_play_a_course_to_the_reveal(browser, served, width, heig
     phone_context = browser.new_context(
         viewport={"width": width, "height": height}, is_mobile=width < 500, has_touch=width < 500
     )
+    errors: list[str] = []
     try:
         table = tablet.new_page()
+        table.on("pageerror", lambda error: errors.append(str(error)))
         table.goto(f"{base}/host")
         table.fill("#pin", PIN)
         table.click("button[type=submit]")
@@ -103,6 +105,7 @@ def test_join_by_qr_and_play_a_course_to_the_reveal(browser, served, width, heig
         table.screenshot(path=str(OUT / f"table-join-{tag}.png"), full_page=True)
 
         phone = phone_context.new_page()
+        phone.on("pageerror", lambda error: errors.append(str(error)))
         phone.goto(link)
         phone.wait_for_selector("#you .house")
         assert "Seat 2" in phone.inner_text("#you-title") or "seat 2" in phone.inner_text(
@@ -133,6 +136,24 @@ def test_join_by_qr_and_play_a_course_to_the_reveal(browser, served, width, heig
         phone.screenshot(path=str(OUT / f"seat-after-{tag}.png"), full_page=True)
         results = service.table.state.view(service.viewer_for("public"))["results"]
         assert results and results[0]["course"] == 1
+
+        # History: the replay timeline of the revealed Course, with what each goblet held.
+        replay = tablet.new_page()
+        replay.on("pageerror", lambda error: errors.append(str(error)))
+        replay.goto(f"{base}/history/{service.table.record.id}")
+        replay.wait_for_selector(".table-svg")
+        replay.click("#next")
+        assert "Step 2 of" in replay.inner_text("#step")
+        replay.evaluate(
+            "const s = document.getElementById('scrub'); s.value = s.max;"
+            "s.dispatchEvent(new Event('input'))"
+        )
+        assert replay.locator(".contents-label").count() >= 3
+        replay.screenshot(path=str(OUT / f"replay-{tag}.png"), full_page=True)
+        for path in ("/courtroom", "/history", "/host"):
+            replay.goto(base + path)
+            replay.wait_for_selector("main")
+        assert errors == []
     finally:
         tablet.close()
         phone_context.close()

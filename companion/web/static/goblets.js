@@ -69,6 +69,10 @@ const Goblets = (() => {
       } else {
         g.append(CB.svg("circle", {cx: gx, cy: gy, r: 16, fill: "#f5efe2", stroke: "#333"}));
       }
+      if (options.contents && place.ring && options.contents[place.ring]) {
+        g.append(CB.svg("text", {x: gx, y: gy + 54, "text-anchor": "middle", class: "contents-label",
+          text: contents(options.contents[place.ring])}));
+      }
       const status = place.seats.map((s) => readers[String(s)]).find((x) => x) || null;
       if (status) g.append(CB.svg("circle", {cx: sx + 22, cy: sy - 20, r: 6, class: "reader reader-" + status}));
       g.append(CB.svg("title", {text: `${h.name} (${h.colourName}) — goblet with ${place.ring ? house(place.ring).name + "'s ring" : "no ring"}`}));

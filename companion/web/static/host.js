@@ -46,6 +46,17 @@
     act("/api/host/act", {action, mode: document.getElementById("mode").value});
   });
 
+  const sensed = (input, extra) => act("/api/host/sensed", Object.assign({input}, extra || {}));
+  document.getElementById("start-course").addEventListener("click", () => sensed("start_course"));
+  document.getElementById("reveal").addEventListener("click", () => sensed("reveal"));
+  document.getElementById("fix-layout").addEventListener("submit", (event) => {
+    event.preventDefault();
+    let layout;
+    try { layout = JSON.parse(document.getElementById("layout").value); }
+    catch (error) { CB.showError(new Error("The layout is not valid JSON")); return; }
+    sensed("fix_layout", {layout});
+  });
+
   function suggestions(message) {
     const seat = message.to_move;
     if (typeof seat !== "number") return [];
@@ -78,6 +89,8 @@
     CB.fill("suggest", suggestions(message));
     CB.fill("reader-controls", readerControls(message));
     document.getElementById("undo").disabled = !message.can_undo;
+    document.getElementById("sensed-panel").hidden = !message.sensed;
+    CB.fill("notices", (message.notices || []).slice().reverse().map((n) => CB.el("li", {class: "notice-" + n.kind}, n.message)));
     document.body.dataset.seq = message.seq;
   }
 

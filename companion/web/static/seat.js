@@ -5,6 +5,11 @@
   const token = root.dataset.token;
   let busy = false;
 
+  function character(message, seat) {
+    const card = ((message.view || {}).characters || []).find((c) => c && c.seat === seat);
+    return card && card.text ? CB.el("span", {class: "card-text"}, ` — ${card.text}`) : null;
+  }
+
   function you(message) {
     const me = (message.view || {}).you;
     if (!me) return [CB.el("pre", {class: "json"}, JSON.stringify(message.view || {}, null, 1))];
@@ -13,7 +18,8 @@
       CB.el("p", {class: "house"}, CB.el("span", {class: "swatch sw-" + me.house}), `${h.name} (${h.colourName}) · ${me.role}`),
       CB.el("p", {}, CB.el("strong", {}, "Behind your screen: "), Goblets.contents(me.screen)),
       CB.el("p", {}, CB.el("strong", {}, "Your Target: "), me.target ? Goblets.house(me.target).name : "—"),
-      CB.el("p", {}, CB.el("strong", {}, "Your Character: "), me.character || "—"),
+      CB.el("p", {}, CB.el("strong", {}, "Your Character: "), me.character || "—",
+        character(message, me.seat)),
     ];
     if (me.winetaster_card) out.push(CB.el("p", {}, CB.el("strong", {}, "Your Winetaster card: "), me.winetaster_card));
     if (me.vp !== undefined && me.vp !== null) out.push(CB.el("p", {}, CB.el("strong", {}, "Your VP: "), String(me.vp)));
@@ -37,7 +43,8 @@
   }
 
   function actions(message) {
-    const legal = message.legal || [];
+    // On a sensed table the readers record pours and moves: the phone says only Pass or Toast.
+    const legal = (message.legal || []).filter((a) => !message.sensed || a.type === "pass" || a.type === "toast");
     if (!legal.length) return [CB.el("p", {class: "muted"}, message.over ? "The game is over." : "Wait for your turn.")];
     const groups = {};
     for (const action of legal) (groups[action.type] = groups[action.type] || []).push(action);
