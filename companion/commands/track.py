@@ -5,7 +5,8 @@ writes one event per line as JSON, the last line being the table's state::
 
     {"event": "state", "seats": {"0": NAME, ...}, "goblets": {NAME: {KIND: count, ...}}}
 
-Input lines (a recording of a session is exactly such a file):
+Input lines (a recording of a session is exactly such a file, see
+:mod:`companion.store.recordings`):
 
 - an observation ``{"t": seconds, "seat": i, "tags": [UID, ...]}`` (optional ``seq``, ``node``);
 - a node's availability ``{"t": seconds, "node": ID, "online": true | false}``;
@@ -26,9 +27,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.core.errors import CupbearerError, MalformedInput
-from companion.core.observations import Observation
 from companion.core.tags import TagRegistry
 from companion.core.tracking import Tracker, TrackerConfig
+from companion.store.recordings import apply
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -95,7 +96,7 @@ def replay(tracker: Tracker, lines: TextIO, out: TextIO, err: TextIO) -> int:
             continue
         try:
             data = json.loads(line)
-            events = dispatch(tracker, data)
+            events = apply(tracker, data)
         except json.JSONDecodeError as error:
             bad += 1
             print(f"companion track: line {number}: not JSON: {error.msg}", file=err)
@@ -111,33 +112,6 @@ def replay(tracker: Tracker, lines: TextIO, out: TextIO, err: TextIO) -> int:
         write(tracker.advance(last_t + cfg.settle + cfg.pour_wait), out)
     write([tracker.state()], out)
     return 1 if bad else 0
-
-
-def dispatch(tracker: Tracker, data: Any) -> list[dict[str, Any]]:
-    """One input line (parsed JSON) to the tracker; MalformedInput names the bad field."""
-    if not isinstance(data, dict):
-        raise MalformedInput("a line must be a JSON object")
-    t = data.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float):
-        raise MalformedInput(f"must be a number of seconds, got {t!r}", field="t")
-    if "seat" in data or "tags" in data:
-        return tracker.observe(Observation.from_json(data))
-    if "online" in data:
-        if not isinstance(data["online"], bool):
-            raise MalformedInput("must be true or false", field="online")
-        if not isinstance(data.get("node"), str):
-            raise MalformedInput("must be a node id string", field="node")
-        return tracker.node_status(data["node"], data["online"], t)
-    if "empty" in data:
-        names = data["empty"]
-        if names != "all" and not (
-            isinstance(names, list) and all(isinstance(n, str) for n in names)
-        ):
-            raise MalformedInput('must be "all" or a list of goblet names', field="empty")
-        return tracker.empty_goblets(None if names == "all" else names, t)
-    if "fix" in data:
-        return tracker.fix_layout(data["fix"], t)
-    raise MalformedInput("not an observation, node status, reveal or fix (no seat/tags)")
 
 
 def write(events: list[dict[str, Any]], out: TextIO) -> None:
