@@ -75,3 +75,23 @@ def test_the_applied_actions_are_a_journal_that_replays() -> None:
     assert events == [a.events for a in played.result.applied]
     assert replayed.results == played.session.state.results
     assert replayed.view(HOST) == played.session.state.view(HOST)
+
+
+def test_a_pour_the_tracker_corrected_is_revealed_where_the_token_is() -> None:
+    # In this Course at heavy noise today's tracker first judges one token poured into a
+    # neighbour's Goblet (crosstalk), then moves it (pour_corrected): the reveal carries the
+    # readers' contents, which win, and the Host is told. (A better tracker may not need to.)
+    c = course(random.Random(711), 4)
+    played = run(c, "heavy", 101)
+    result = played.result
+    notices = [n["notice"] for n in result.notices]
+    reveal = result.actions[-1]
+    assert reveal["type"] == "reveal"
+    assert (
+        ("pour_corrected" in notices) == ("goblets" in reveal) == ("contents_mismatch" in notices)
+    )
+    revealed = event(result, "revealed")
+    houses = [p["house"] for p in revealed["places"]]
+    truth, vp = expected(c, event(result, "targets_dealt")["targets"], houses)
+    assert {p["place"]: p["contents"] for p in revealed["places"]} == truth
+    assert played.session.state.results[0]["vp"] == vp

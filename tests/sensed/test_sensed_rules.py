@@ -293,7 +293,32 @@ def test_a_difference_from_the_trackers_contents_is_reported() -> None:
             "sensed": {"wine": 2},
         }
     ]
-    assert out.actions[-1]["type"] == "reveal"  # the engine's contents are scored
+    # The tracker's reading wins: the reveal carries it and the engine corrects its Goblets.
+    assert out.actions[-1] == {
+        "type": "reveal",
+        "seat": 1,
+        "goblets": [{"antidote": 1}, {"poison": 1}, {"poison": 1}, {"wine": 2}],
+    }
+    assert any(e["event"] == "reveal_corrected" for e in out.events)
+    revealed = next(e for e in out.events if e["event"] == "revealed")
+    assert revealed["places"][3]["contents"] == {"wine": 2}
+
+
+def test_the_cameras_counts_win_at_the_reveal() -> None:
+    sensed = table()
+    sensed.toast(1)
+    counts = [{"antidote": 1}, {"poison": 1}, {"wine": 1}, {"wine": 1}]
+    out = sensed.reveal(counts=counts)
+    assert out.actions[-1]["goblets"] == counts
+    revealed = next(e for e in out.events if e["event"] == "revealed")
+    assert [p["contents"] for p in revealed["places"]] == counts
+    bad = table()
+    bad.toast(1)
+    for counts, field in (([{"beer": 1}] * 4, "counts[0].beer"), ([{}], "counts")):
+        with pytest.raises(MalformedInput) as error:
+            bad.reveal(counts=counts)
+        assert error.value.field == field
+    assert bad.state.stage == "toast" and bad.state.steps[0]["seat"] == 2  # nothing applied
 
 
 def test_the_next_course_waits_for_the_host() -> None:

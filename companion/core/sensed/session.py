@@ -107,10 +107,13 @@ class SensedSession:
         """A chance event the sensors cannot see (see :meth:`SensedTable.apply_chance`)."""
         return self.table.apply_chance(action)
 
-    def reveal(self, t: float | None = None) -> Result:
-        """The Goblets are revealed: score the engine's contents, then empty the tracker's."""
+    def reveal(
+        self, t: float | None = None, counts: list[Mapping[str, int]] | None = None
+    ) -> Result:
+        """The Goblets are revealed and scored (see :meth:`SensedTable.reveal`), then the
+        tracker's Goblets are emptied. ``counts``: per place, the camera's counts, if any."""
         sensed = self.tracker.state()["goblets"]
-        result = self.table.reveal(sensed)
+        result = self.table.reveal(sensed, counts=counts)
         result.tracked.extend(self.tracker.empty_goblets(t=t))
         return result
 

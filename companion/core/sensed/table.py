@@ -28,7 +28,7 @@ from typing import Any
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import CHANCE, Action, Event, Mode
 from companion.core.games.goblets.state import GobletsState
-from companion.core.games.goblets.tokens import Token
+from companion.core.games.goblets.tokens import Token, check_contents
 from companion.core.sensed import actors
 from companion.core.sensed.places import (
     GobletNames,
@@ -190,42 +190,65 @@ class SensedTable:
         """``seat`` Calls the Toast ("The Course ends immediately")."""
         return self._submit({"event": "input.toast", "seat": self._check_seat(seat)})
 
-    def reveal(self, sensed: Mapping[str, Mapping[str, int]] | None = None) -> Result:
+    def reveal(
+        self,
+        sensed: Mapping[str, Mapping[str, int]] | None = None,
+        *,
+        counts: list[Mapping[str, int]] | None = None,
+    ) -> Result:
         """The Goblets are revealed: final actions still due were passed; the Toast is scored.
 
-        ``sensed``: the tracker's contents per Goblet name; a difference from the engine's is
-        reported to the Host (the engine's contents, the fold of the sensed pours, are scored).
+        ``sensed``: the tracker's contents per Goblet name. They equal the engine's (the fold of
+        the sensed pours) unless the tracker corrected a pour or a pour could not be recorded:
+        then each difference is reported to the Host and the reveal carries the tracker's
+        contents, which win ("sensed reality wins"). ``counts``: contents per place counted at
+        the reveal (the overhead camera), which win over both.
         """
         if self.conflict is not None:
             raise AmbiguousObservation("a conflict is open: the Host fixes the layout first")
         state = self.state
         if self._queue:
             raise AmbiguousObservation("sensed events are waiting for a chance event")
-        result = Result()
-        self._flush_pass(result)
         if state.phase != "play" or state.stage not in ("toast", "before_drinking"):
             raise AmbiguousObservation("the Goblets were revealed without a Toast")
+        if counts is not None:
+            # Checked before anything is applied: a refused reveal must leave nothing half done.
+            if not isinstance(counts, list) or len(counts) != self.places:
+                raise MalformedInput(f"must be {self.places} goblet contents", field="counts")
+            for index, contents in enumerate(counts):
+                check_contents(contents, f"counts[{index}]")
+        result = Result()
+        self._flush_pass(result)
+        goblets = None if counts is None else [dict(c) for c in counts]
         if sensed is not None:
-            for place in range(self.places):
-                name = self.names.name(state.goblet_at[place])
+            theirs = [
+                {k: v for k, v in dict(sensed.get(self.names.name(index), {})).items() if v}
+                for index in state.goblet_at
+            ]
+            for place, contents in enumerate(theirs):
                 mine = state.contents_at(place)
-                theirs = {k: v for k, v in dict(sensed.get(name, {})).items() if v}
-                if mine != theirs:
+                if mine != contents:
+                    name = self.names.name(state.goblet_at[place])
                     result.notices.append(
                         {
                             "notice": "contents_mismatch",
                             "goblet": name,
                             "engine": mine,
-                            "sensed": theirs,
+                            "sensed": contents,
                         }
                     )
+                    goblets = theirs if goblets is None else goblets
         for _ in range(4 * self.places + 2):
             step = state.steps[0]
             if step["kind"] == "reveal":
                 break
             kind = "decline" if step["kind"] == "ability" else "pass"
             self._apply({"type": kind, "seat": step["seat"]}, result)
-        self._apply({"type": "reveal", "seat": state.toast_caller}, result)
+        action: Action = {"type": "reveal", "seat": state.toast_caller}
+        if goblets is None or not self._apply({**action, "goblets": goblets}, result):
+            # Sensed contents the engine cannot take (tokens that are nowhere left): the
+            # engine's own contents are revealed, and the Host has the notices.
+            self._apply(action, result, raise_errors=True)
         self._after_course(result)
         return result
 
