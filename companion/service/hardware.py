@@ -59,6 +59,7 @@ class HardwareTable:
         self.node_seats: dict[str, tuple[int, ...]] = {}
         self.bridge: SensedTable | None = None
         self.observed = 0
+        self.ignored_seats: set[int] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="hardware-table", daemon=True)
         service.sensed_chance = frozenset({"initial_pour"})
@@ -120,8 +121,15 @@ class HardwareTable:
         if isinstance(item, Observation):
             self.observed += 1
             bridge = self.session()
-            if bridge is not None:
-                bridge.observe(item)
+            if bridge is None:
+                return
+            if item.seat >= bridge.session.table.places:
+                # A node that reads more seats than this table has: those readers see no Goblet.
+                if item.seat not in self.ignored_seats:
+                    self.ignored_seats.add(item.seat)
+                    self.service.notice("seat", f"seat {item.seat} is not at this table: ignored")
+                return
+            bridge.observe(item)
         elif isinstance(item, NodeHello):
             self.node_seats[item.node] = tuple(item.seats)
             for seat in item.seats:
