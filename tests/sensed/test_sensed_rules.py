@@ -368,7 +368,15 @@ def test_unknown_tags_and_nodes_are_shown_to_the_host_only() -> None:
         {"event": "online", "node": "n1", "seats": [0, 1]},
         {"event": "emptied", "goblet": "de_miceti", "tokens": {}},
     ]
-    events.append({"event": "pour_corrected", "uid": "04AA", "from": "de_miceti", "to": "x"})
+    events.append(
+        {
+            "event": "pour_corrected",
+            "uid": "04AA",
+            "token": "poison",
+            "from": "de_miceti",
+            "to": "x",
+        }
+    )
     events.append({"event": "teleport", "goblet": "de_miceti"})
     out = sensed.on_events(events)
     assert out.applied == []
@@ -379,6 +387,9 @@ def test_unknown_tags_and_nodes_are_shown_to_the_host_only() -> None:
         "pour_corrected",
         "unknown_event",
     ]
+    # Before the reveal nobody sees contents, the Host included: no token kind, no UID.
+    for notice in out.notices:
+        assert not {"token", "uid"} & set(notice) and "04AA" not in str(notice)
 
 
 @pytest.mark.parametrize(

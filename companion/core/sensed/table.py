@@ -49,6 +49,9 @@ QUIET_EVENTS = frozenset({"emptied", "state"})
 """Tracker events the table has nothing to do with."""
 MOVES = frozenset({"rotate", "swap", "move", "layout"})
 """Tracker events that change (or restate) which Goblet stands at which place."""
+SECRET_KEYS = frozenset({"token", "tokens", "uid", "goblets", "contents"})
+"""What a notice never carries before the reveal: the Host sees no Goblet's contents either
+(DESIGN.md principle 3), and a token's UID or kind would tell them."""
 LATE_REPORT = 2.0
 """Seconds after a player's "end turn" during which a Peek (lift) or Swap of that player's own
 Goblet is still theirs: the tracker reports a Goblet put back only once it has settled, often
@@ -124,7 +127,7 @@ class SensedTable:
         if kind in HOST_EVENTS:
             if kind == "conflict":
                 self.conflict = dict(event)
-            result.notices.append({"notice": kind, **{k: v for k, v in event.items()}})
+            result.notices.append({"notice": kind, **_public(event)})
             return result
         if kind in QUIET_EVENTS:
             return result
@@ -139,7 +142,7 @@ class SensedTable:
             return self._on_layout(event)
         else:
             # A kind this table does not know (a newer tracker): shown, never guessed at.
-            result.notices.append({"notice": "unknown_event", "event": dict(event)})
+            result.notices.append({"notice": "unknown_event", "event": _public(event)})
             return result
         return self._submit(dict(event))
 
@@ -335,7 +338,10 @@ class SensedTable:
         except CupbearerError as error:
             if raise_errors:
                 raise
-            result.notices.append({"notice": "not_recorded", "action": action, "error": str(error)})
+            secret = any(key in action for key in SECRET_KEYS)
+            detail = type(error).__name__ if secret else str(error)
+            notice = {"notice": "not_recorded", "action": _public(action), "error": detail}
+            result.notices.append(notice)
             return False
         result.applied.append(Applied(dict(action), events))
         return True
@@ -394,7 +400,6 @@ class SensedTable:
             result.notices.append(
                 {
                     "notice": "initial_pour_unusual",
-                    "tokens": tokens,
                     "message": "the initial pour is 1 Antidote, 2 Poison and Wine for the rest: "
                     "the Host enters what was poured",
                 }
@@ -488,7 +493,7 @@ class SensedTable:
             return
         place = self.names.place_of(state, name)
         if state.phase != "play" or place is None:
-            result.notices.append({"notice": "pour_not_recorded", "goblet": name, "token": token})
+            result.notices.append({"notice": "pour_not_recorded", "goblet": name})
             return
         seat = None if item.get("outside") else self.turn_seat()
         self._apply({"type": "pour", "seat": seat, "goblet": place, "token": token}, result)
@@ -546,3 +551,8 @@ class SensedTable:
         if not isinstance(name, str) or name not in self.layout.values():
             raise MalformedInput(f"unknown Goblet {name!r}", field=field_name)
         return name
+
+
+def _public(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` without what would tell a Goblet's contents (see :data:`SECRET_KEYS`)."""
+    return {k: v for k, v in data.items() if k not in SECRET_KEYS}
