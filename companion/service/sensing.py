@@ -24,6 +24,7 @@ from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, Action, Mode
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
+from companion.core.sensed import SensedTable as CoreSensedTable
 from companion.core.tags import TagRegistry
 from companion.service.table import Service
 
@@ -118,6 +119,16 @@ class SensedTable:
         with self.lock:
             self._take(self.session.reveal(t))
 
+    def resync(self) -> None:
+        """Follow the journal after the Host entered or undid an action by hand.
+
+        The session's engine state becomes a copy of the service's; the tracker (what the
+        readers see) is kept, and the Goblets are where the engine now has them.
+        """
+        with self.lock:
+            state = self.service.table.state.clone()
+            self.session.table = CoreSensedTable(state, rng=self.service.rng)
+
     def turn_seat(self) -> int | None:
         """The seat whose turn it is (who pours and rotates now)."""
         return self.session.table.turn_seat()
@@ -158,7 +169,7 @@ class SensedTable:
     def _take(self, result: Result) -> None:
         """Record what the session applied, then tell the Host what it noticed."""
         for applied in result.applied:
-            self.service.act(applied.action, by=HOST, mode=Mode.RECORDING)
+            self.service.act(applied.action, by=HOST, mode=Mode.RECORDING, sensed=True)
             self.recorded.append(applied.action)
         for event in result.tracked:
             if event.get("event") in ("offline", "online"):

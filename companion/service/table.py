@@ -249,11 +249,14 @@ class Service:
             raise IllegalAction("no game in progress", rule=NO_GAME_RULE)
         return self.table
 
-    def act(self, action: Any, *, by: Viewer, mode: Mode | None = None) -> Message:
+    def act(
+        self, action: Any, *, by: Viewer, mode: Mode | None = None, sensed: bool = False
+    ) -> Message:
         """Apply ``action`` for ``by`` (a seat on its turn, or the Host); returns ``by``'s view.
 
         Seats always play enforcing; the Host enters events by hand in ``mode`` (default: the
-        table's mode, recording when hardware senses the table).
+        table's mode, recording when hardware senses the table). ``sensed``: recorded by the
+        sensed session itself (anything else on a sensed table makes the session resync).
         """
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise MalformedInput("an action is a JSON object with a string type", field="type")
@@ -276,6 +279,8 @@ class Service:
                 raise IllegalAction("the public view cannot act", rule=PUBLIC_RULE)
             self._commit(dict(action), mode)
             self._resolve_chance()
+            if self.sensing is not None and not sensed:
+                self.sensing.resync()  # entered by hand: the sensed session follows the journal
             self.publish()
             return self.message(by)
 
@@ -329,6 +334,8 @@ class Service:
             tokens = table.tokens
             self.table = _fold(table.game, record, [*table.entries, entry])
             self.table.tokens = tokens
+            if self.sensing is not None:
+                self.sensing.resync()
             self.publish()
             return self.message(HOST)
 

@@ -123,3 +123,21 @@ def test_sensed_demo_plays_a_whole_game(sensed):
         assert any(e.action["type"] == "pour" for e in recorded)
     finally:
         demo.stop()
+
+
+def test_host_corrections_resync_the_session(sensed):
+    service = sensed
+    service.new_game("goblets", {"players": 4, "characters": []})
+    scenario = Scenario.generate(random.Random(4), 4, specials=0.0)
+    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge.start_course()
+    for observation in SimulatedReaders(scenario, NOISE["none"], random.Random(4)).snapshots():
+        bridge.observe(observation)
+    bridge.advance(scenario.duration + 3)
+    seat = bridge.turn_seat()
+    # The Host enters a Rotate by hand (a reader failed), then undoes it: the session follows.
+    service.act({"type": "rotate", "seat": seat, "direction": "clockwise"}, by=HOST)
+    assert engine_table(bridge.session.state) == engine_table(service.table.state)
+    service.undo()
+    assert engine_table(bridge.session.state) == engine_table(service.table.state)
+    assert bridge.session.state.turn_number == service.table.state.turn_number
