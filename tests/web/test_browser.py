@@ -157,3 +157,32 @@ def test_join_by_qr_and_play_a_course_to_the_reveal(browser, served, width, heig
     finally:
         tablet.close()
         phone_context.close()
+
+
+def test_courtroom_on_the_tablet(browser, served):
+    base, service, _ = served
+    OUT.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{base}/host")
+        page.fill("#pin", PIN)
+        page.click("button[type=submit]")
+        page.wait_for_selector("#undo")
+        page.goto(f"{base}/courtroom")
+        page.click("#start")
+        page.wait_for_selector("#pool .cube")
+        assert "4 red · 3 white" in page.inner_text("#pool")
+        assert "Guilty" in page.inner_text("#odds")
+        for _ in range(6):  # hear, choose a verdict, the two cubes drawn, the sentence...
+            page.locator("#actions button").first.click()
+            page.wait_for_timeout(150)
+        assert page.locator("#log li").count() > 3
+        assert page.locator("#vine .marker").count() == 2
+        page.screenshot(path=str(OUT / "courtroom-1024x768.png"), full_page=True)
+        assert service.table.record.game == "tribunal"
+    finally:
+        context.close()
+    assert errors == []

@@ -67,7 +67,9 @@
     const legal = view.legal_actions || [];
     CB.fill("actions", isHost ? legal.map((a) => CB.el("button", {class: "big action", onclick: () => act(a)}, label(a)))
       : [CB.el("p", {class: "muted"}, "Log in as the Host to judge.")]);
-    CB.fill("log", (view.log || []).slice(-25).reverse().map((e) => CB.el("li", {}, Object.entries(e).map(([k, v]) => k === "event" ? String(v).replaceAll("_", " ") : `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · "))));
+    const logLine = (e) => [String(e.event || "").replaceAll("_", " "),
+      ...Object.entries(e).filter(([k]) => k !== "event").map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)].join(" · ");
+    CB.fill("log", (view.log || []).slice(-25).reverse().map((e) => CB.el("li", {}, logLine(e))));
   }
 
   document.getElementById("start").addEventListener("click", async () => {
