@@ -77,6 +77,15 @@ class Hub:
                 self._subscribers.remove(subscriber)
         subscriber.close()
 
+    def close_viewer(self, viewer: Viewer) -> int:
+        """End every stream of ``viewer`` (its link was replaced); returns how many."""
+        with self._lock:
+            gone = [s for s in self._subscribers if s.viewer == viewer]
+            self._subscribers = [s for s in self._subscribers if s.viewer != viewer]
+        for subscriber in gone:
+            subscriber.close()
+        return len(gone)
+
     def viewers(self) -> set[Viewer]:
         """The viewers with at least one live subscriber."""
         with self._lock:

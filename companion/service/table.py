@@ -224,6 +224,7 @@ class Service:
             token = secrets.token_urlsafe(SEAT_TOKEN_BYTES)
             self.store.set_seat_tokens(table.record.id, {seat: token})
             table.tokens[seat] = token
+            self.hub.close_viewer(Viewer.seat(seat))  # the old link's open streams end now
             return token
 
     def seat_of(self, token: str | None) -> int | None:

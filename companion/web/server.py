@@ -65,6 +65,8 @@ class WebServer:
         Live SSE streams must already have been ended (the service closes its hub first).
         """
         self._stopping = True
+        # Closing live channels makes waitress log "unhandled close event": expected here.
+        logging.getLogger("waitress").setLevel(logging.ERROR)
         server = self._server
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         # Closing every channel and the listening socket empties the map, which ends run().

@@ -127,8 +127,11 @@ def test_seat_links(service):
     assert service.viewer_for("seat", tokens[1]) == Viewer.seat(1)
     with pytest.raises(MalformedInput):
         service.viewer_for("seat", "nope")
+    old_stream = service.hub.subscribe(Viewer.seat(2))
     fresh = service.new_seat_token(2)
     assert service.seat_of(tokens[2]) is None
+    with pytest.raises(Closed):
+        old_stream.take(0.1)  # the lost phone's open stream is cut
     assert service.seat_of(fresh) == 2
 
 
