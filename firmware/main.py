@@ -88,13 +88,9 @@ def main():
     mux = None
     if cfg["mux"] is not None:
         mux = seats.Mux([machine.Pin(p, machine.Pin.OUT, value=0) for p in cfg["mux"]["pins"]])
-    deb = cfg["debounce"]
-    seat_list = [
-        seats.Seat(c["seat"], c["reader"], c["antenna"], deb["appear"], deb["vanish"])
-        for c in cfg["seats"]
-    ]
+    seat_list = [seats.Seat(c["seat"], c["reader"], c["antenna"]) for c in cfg["seats"]]
     clock = Clock()
-    scheduler = seats.Scheduler(readers, seat_list, clock, mux=mux, refresh_ms=cfg["refresh_ms"])
+    scheduler = seats.Scheduler(readers, seat_list, clock, mux=mux, rate_hz=cfg["rate_hz"])
     indices = [c["seat"] for c in cfg["seats"]]
     if cfg["transport"] == "mqtt":
         from umqtt.simple import MQTTClient

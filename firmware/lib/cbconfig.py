@@ -2,6 +2,9 @@
 
 Unknown keys are an error, not a silent default: a typo in a pin name must not boot a node that
 reads the wrong seat. ``load(text)`` returns the checked dict with defaults filled in.
+
+``rate_hz`` (default 10) is how often each seat is read and reported: every reading becomes one
+snapshot (docs/protocol.md). ``poll_ms`` is the longest the loop sleeps while no seat is due.
 """
 
 import json
@@ -19,8 +22,7 @@ _TOP = {
     "mux": None,
     "seats": REQUIRED,
     "poll_ms": 20,
-    "refresh_ms": 2000,
-    "debounce": None,
+    "rate_hz": 10,
     "watchdog_ms": 30000,
     "wifi": None,
     "mqtt": None,
@@ -28,7 +30,13 @@ _TOP = {
 _SPI = {"id": 1, "baudrate": 4000000, "sck": REQUIRED, "mosi": REQUIRED, "miso": REQUIRED}
 _READER = {"type": REQUIRED, "cs": REQUIRED, "busy": None, "rst": None}
 _SEAT = {"seat": REQUIRED, "reader": REQUIRED, "antenna": None}
-_DEBOUNCE = {"appear": 1, "vanish": 3}
+# Keys of firmware 1.0 that are gone: named, so an old config fails with the reason.
+_REMOVED = {
+    "debounce": "removed in firmware 1.1: every reading is sent raw and the companion's tracker "
+    "debounces (docs/protocol.md); delete this key",
+    "refresh_ms": "removed in firmware 1.1: every reading is sent (rate_hz), so no refresh is "
+    "needed; delete this key",
+}
 _WIFI = {"ssid": REQUIRED, "password": ""}
 _MQTT = {"broker": REQUIRED, "port": 1883, "user": REQUIRED, "password": REQUIRED, "keepalive": 30}
 
@@ -73,6 +81,10 @@ def _str(field, value, allow_empty=False):
 
 def check(raw):
     """Validate a parsed config dict; returns it with defaults filled in."""
+    if isinstance(raw, dict):
+        for key in _REMOVED:
+            if key in raw:
+                raise ConfigError(key, _REMOVED[key])
     cfg = _section("", raw, _TOP)
     node = _str("node_id", cfg["node_id"])
     if len(node) > 32 or any(ch not in _NODE_CHARS for ch in node):
@@ -136,12 +148,10 @@ def check(raw):
         seats.append(seat)
     cfg["seats"] = seats
     _int("poll_ms", cfg["poll_ms"], 0, 10000)
-    _int("refresh_ms", cfg["refresh_ms"], 100, 60000)
+    # At least 1 Hz keeps the protocol's floor (a snapshot of every seat at least every 2 s);
+    # above 50 Hz no reader finishes an inventory in time anyway.
+    _int("rate_hz", cfg["rate_hz"], 1, 50)
     _int("watchdog_ms", cfg["watchdog_ms"], 1000, 60000)
-    deb = _section("debounce", cfg["debounce"] or {}, _DEBOUNCE)
-    _int("debounce.appear", deb["appear"], 1, 10)
-    _int("debounce.vanish", deb["vanish"], 1, 50)
-    cfg["debounce"] = deb
     if cfg["wifi"] is not None:
         wifi = _section("wifi", cfg["wifi"], _WIFI)
         _str("wifi.ssid", wifi["ssid"])

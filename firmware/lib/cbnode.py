@@ -2,12 +2,13 @@
 
 ``firmware/main.py`` builds the hardware objects and hands them over; the tests hand over
 chip models, a fake clock and fake links instead. One ``step()``: keep the link up, inventory
-one seat, report what changed, send the heartbeat every second and the hello every 30 s,
-feed the watchdog. An exception escaping a step is logged and the loop goes on; if the loop
-itself hangs, the watchdog resets the board.
+the next seat that is due and send its snapshot (every reading, raw: docs/protocol.md), send
+the heartbeat every second and the hello every 30 s, feed the watchdog. Between steps the loop
+sleeps until the next seat is due, at most ``poll_ms``. An exception escaping a step is logged
+and the loop goes on; if the loop itself hangs, the watchdog resets the board.
 """
 
-FW_VERSION = "1.0.0"
+FW_VERSION = "1.1.0"  # 1.1.0: a snapshot after every inventory, paced by rate_hz, no debounce
 HEARTBEAT_MS = 1000
 HELLO_MS = 30000
 LEVEL_INFO = 1
@@ -75,10 +76,16 @@ class Node:
             self.last_heartbeat = self.clock.ticks_ms()
             rep.heartbeat(self.uptime_ms())
 
+    def pause_ms(self):
+        """How long to sleep after a step: until the next seat is due, at most ``poll_ms``."""
+        return min(self.poll_ms, self.scheduler.wait_ms())
+
     def run(self, steps=None):
-        """Loop forever (or ``steps`` times), pausing ``poll_ms`` between steps."""
+        """Loop forever (or ``steps`` times), sleeping ``pause_ms()`` between steps."""
         n = 0
         while steps is None or n < steps:
             self.step()
-            self.clock.sleep_ms(self.poll_ms)
+            pause = self.pause_ms()
+            if pause > 0:
+                self.clock.sleep_ms(pause)
             n += 1

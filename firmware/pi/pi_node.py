@@ -120,13 +120,9 @@ def build(cfg, chip="/dev/gpiochip0", spidev_module=None, gpiod_module=None, clo
     mux = None
     if cfg["mux"] is not None:
         mux = seats.Mux([pin(p, value=0) for p in cfg["mux"]["pins"]])
-    deb = cfg["debounce"]
-    seat_list = [
-        seats.Seat(c["seat"], c["reader"], c["antenna"], deb["appear"], deb["vanish"])
-        for c in cfg["seats"]
-    ]
+    seat_list = [seats.Seat(c["seat"], c["reader"], c["antenna"]) for c in cfg["seats"]]
     clock = clock or MonotonicClock()
-    scheduler = seats.Scheduler(readers, seat_list, clock, mux=mux, refresh_ms=cfg["refresh_ms"])
+    scheduler = seats.Scheduler(readers, seat_list, clock, mux=mux, rate_hz=cfg["rate_hz"])
     return scheduler, clock
 
 

@@ -44,7 +44,7 @@ class Stream:
 class Table:
     """Four seats, three readers, a node loop and a reporter chosen by the test."""
 
-    def __init__(self, seed=0, vanish=2):
+    def __init__(self, seed=0, rate_hz=10):
         self.clock = SimClock()
         self.spi = SimSPI(self.clock)
         self.fields = [Field(), Field(), Field(), Field()]
@@ -67,12 +67,14 @@ class Table:
 
         self.mux = seats.Mux([SimPin("sel0", 0, on_change=antenna_bit(0))])
         self.seats = [
-            seats.Seat(0, "r0", vanish=vanish),
-            seats.Seat(1, "r1", vanish=vanish),
-            seats.Seat(2, "r2", antenna=0, vanish=vanish),
-            seats.Seat(3, "r2", antenna=1, vanish=vanish),
+            seats.Seat(0, "r0"),
+            seats.Seat(1, "r1"),
+            seats.Seat(2, "r2", antenna=0),
+            seats.Seat(3, "r2", antenna=1),
         ]
-        self.scheduler = seats.Scheduler(readers, self.seats, self.clock, mux=self.mux)
+        self.scheduler = seats.Scheduler(
+            readers, self.seats, self.clock, mux=self.mux, rate_hz=rate_hz
+        )
         self.watchdog = Watchdog()
         self.node = None
 
@@ -87,12 +89,19 @@ class Table:
         self.reporter = reporter
         self.node = cbnode.Node("n1", self.scheduler, reporter, self.clock, self.watchdog, 10)
 
-    def run_for(self, ms):
-        """Run the loop until ``ms`` more modelled milliseconds have passed; returns steps."""
+    def run_for(self, ms, on_step=None):
+        """Run the loop as ``Node.run`` does until ``ms`` more modelled milliseconds have passed;
+        ``on_step(ms)`` is called before each step (to move tags). Returns the steps taken."""
         end = self.clock.us + ms * 1000
         steps = 0
         while self.clock.us < end:
+            if on_step is not None:
+                on_step(self.clock.us / 1000)
             self.node.step()
-            self.clock.sleep_ms(self.node.poll_ms)
+            pause = self.node.pause_ms()
+            if pause > 0:
+                self.clock.sleep_ms(pause)
+            else:
+                self.clock.advance(50)  # a guard: the loop's own CPU time is not modelled
             steps += 1
         return steps

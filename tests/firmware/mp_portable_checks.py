@@ -5,12 +5,10 @@ import json
 import sys
 
 import cbwire
-import debounce
 import seats
 
 print("impl", sys.implementation.name)
 print("selftest cbwire", cbwire.self_test())
-print("selftest debounce", debounce.self_test())
 print("selftest seats", seats.self_test())
 
 with open("/vectors.json") as f:

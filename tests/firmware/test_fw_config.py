@@ -20,7 +20,7 @@ def test_the_shipped_config_loads_with_defaults():
     cfg = cbconfig.load((FIRMWARE / "config.json").read_text())
     assert cfg["readers"]["r0"]["type"] == "pn5180"
     assert cfg["seats"][0]["antenna"] is None
-    assert cfg["debounce"] == {"appear": 1, "vanish": 3}
+    assert cfg["rate_hz"] == 10 and cfg["poll_ms"] == 10
 
 
 @pytest.mark.parametrize(
@@ -42,7 +42,9 @@ def test_the_shipped_config_loads_with_defaults():
         (lambda c: c.update(mux={"pins": []}), "mux.pins"),
         (lambda c: c["mqtt"].update(user="n2"), "mqtt.user"),
         (lambda c: c.pop("mqtt"), "mqtt"),
-        (lambda c: c["debounce"].update(vanish=0), "debounce.vanish"),
+        (lambda c: c.update(rate_hz=0), "rate_hz"),
+        (lambda c: c.update(rate_hz=10.5), "rate_hz"),
+        (lambda c: c.update(rate_hz=51), "rate_hz"),
         (lambda c: c.update(seats=[]), "seats"),
     ],
 )
@@ -76,3 +78,19 @@ def test_a_mux_config_with_antennas():
 def test_serial_transport_needs_no_broker():
     cfg = cbconfig.check(_with(lambda c: (c.update(transport="serial"), c.pop("mqtt"))))
     assert cfg["mqtt"] is None
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("debounce", {"appear": 1, "vanish": 3}), ("refresh_ms", 2000)]
+)
+def test_a_firmware_1_0_config_names_the_removed_key(key, value):
+    # Firmware 1.1 sends every reading raw (docs/protocol.md): the node no longer debounces
+    # nor refreshes, and an old config says so instead of booting with a silent change.
+    with pytest.raises(cbconfig.ConfigError) as err:
+        cbconfig.check(_with(lambda c: c.update({key: value})))
+    assert err.value.field == key and "removed in firmware 1.1" in str(err.value)
+
+
+def test_rate_defaults_to_ten_readings_a_second():
+    cfg = cbconfig.check(_with(lambda c: c.pop("rate_hz")))
+    assert cfg["rate_hz"] == 10
