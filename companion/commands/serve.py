@@ -91,6 +91,8 @@ def start_virtual_table(service: Service, config: settings.Config):
         )
         if table is None:
             service.new_game("goblets", demo.options)
+        for seat in range(service.table.state.num_seats):
+            service.set_reader(seat, "virtual")
         return demo.start()
     if service.table is None:
         service.new_game(config.game.name, config.game.options)

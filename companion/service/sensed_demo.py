@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from companion.core.errors import CupbearerError
+from companion.core.game import PUBLIC
 from companion.service.sensing import SensedTable
 from companion.service.table import Service
 from companion.virtual import NOISE, Scenario, SimulatedReaders
@@ -107,6 +108,9 @@ class SensedDemo:
         # Nobody senses a voice: the seat whose turn it is Calls the Toast, then the reveal.
         if self._stop.wait(2.0 / self.speed):
             return
+        step = self.service.table.state.view(PUBLIC).get("step") or {}
+        if step.get("taken") and self.bridge.turn_seat() is not None:
+            self.bridge.end_turn(self.bridge.turn_seat())  # "as your first (and only) action"
         self.bridge.toast(self.bridge.turn_seat() or 0)
         if self._stop.wait(3.0 / self.speed):
             return

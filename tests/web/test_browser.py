@@ -186,3 +186,59 @@ def test_courtroom_on_the_tablet(browser, served):
     finally:
         context.close()
     assert errors == []
+
+
+def test_companion_serve_shows_a_live_sensed_game(browser, tmp_path):
+    """The bar: `companion serve` with no hardware runs the virtual table, Chromium renders it."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    command = [
+        sys.executable,
+        "-m",
+        "companion.cli",
+        "serve",
+        "--data",
+        str(tmp_path / "data"),
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-mdns",
+        "--speed",
+        "10",
+    ]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    errors: list[str] = []
+    try:
+        url = re.search(r"http://\S+:(\d+)/", process.stdout.readline())
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"http://127.0.0.1:{url[1]}/")
+        page.evaluate("window.__loaded = true")
+        first = int(page.evaluate("document.body.dataset.seq"))
+        for _ in range(300):  # polled from the test (the page's CSP forbids eval'd predicates)
+            if int(page.evaluate("document.body.dataset.seq")) > first:
+                break
+            page.wait_for_timeout(100)
+        assert int(page.evaluate("document.body.dataset.seq")) > first
+        page.wait_for_selector("#toast .reveal-row", timeout=60_000)
+        assert page.evaluate("window.__loaded") is True
+        assert page.locator("#feed li").count() > 3
+        page.screenshot(path=str(OUT / "serve-sensed-1024x768.png"), full_page=True)
+    finally:
+        context.close()
+        process.terminate()
+        process.wait(timeout=20)
+        process.stdout.close()
+    assert errors == []

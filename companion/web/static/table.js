@@ -2,13 +2,21 @@
 "use strict";
 (() => {
   let revealedCourses = null;
+  let shownReveal = null;
   let revealTimer = null;
 
   function toast(message) {
     const view = message.view || {};
     const results = view.results || [];
-    if (!results.length) return;
+    if (!results.length) {
+      if (shownReveal !== null) CB.fill("toast", CB.el("p", {class: "muted"}, "No Toast yet this game."));
+      shownReveal = null;
+      return;
+    }
     const last = results[results.length - 1];
+    const key = `${message.game_id}:${results.length}`;
+    if (key === shownReveal) return;  // already on screen: leave it (and its animation) alone
+    shownReveal = key;
     const fresh = revealedCourses !== null && results.length > revealedCourses;
     revealedCourses = results.length;
     const rows = last.places.map((p) => CB.el("li", {class: "reveal-row " + (p.poisoned ? "poisoned" : "survived")},
