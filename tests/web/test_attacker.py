@@ -175,3 +175,35 @@ def test_shellgame_token_uids_never_leak_before_the_reveal(app, service):
     text = app.test_client().get("/api/state").data.decode()
     assert all(uid in text for cup in service.table.state.cups for uid in cup)  # now revealed
     assert shellgame.uid(9, 0) in text
+
+
+def test_sensed_game_never_shows_a_tag_uid(app, service):
+    """On a sensed table the raw tag UIDs are the secret contents: no byte of any page shows one."""
+    from companion.core.game import Mode
+    from companion.service.sensing import SensedTable
+    from companion.virtual import NOISE, Scenario, SimulatedReaders
+
+    host_client = app.test_client()
+    token = csrf_of(host_client)
+    host_client.post("/api/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
+    service.default_mode = Mode.RECORDING
+    service.sensed_chance = frozenset({"initial_pour"})
+    service.new_game("goblets", {"players": 4, "characters": []})
+    scenario = Scenario.generate(random.Random(12), 4, specials=0.0)
+    uids = [uid for uid, _ in scenario.registry.to_json()["tags"].items()]
+    assert len(uids) > 50
+    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge.start_course()
+    readings = list(SimulatedReaders(scenario, NOISE["moderate"], random.Random(1)).snapshots())
+    step = max(1, len(readings) // 6)
+    crawls = 0
+    for index, observation in enumerate(readings):
+        bridge.observe(observation)
+        if index % step == 0 or index == len(readings) - 1:
+            for viewer, texts in crawl(app, service, host_client).items():
+                for text in texts:
+                    leaked = [uid for uid in uids if uid in text.upper()]
+                    assert not leaked, (viewer, leaked[:3])
+            crawls += 1
+    assert crawls >= 6
+    assert any(e.action["type"] == "pour" for e in service.store.entries(service.table.record.id))
