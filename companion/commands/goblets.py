@@ -19,9 +19,12 @@ inputs, ``{"error": {"line": N, "field": ..., "message": ...}}`` on stdout; the 
 with the next line and exits with status 2 at the end if any line was bad. Blank lines are
 skipped without output (see docs/rules-notes.md).
 
-``companion goblets play --players N --seed S [--variant NAME] [--option KEY=JSON ...]`` plays a
-random legal game with :func:`companion.core.journal.play_random` and prints the journal and the
-result as JSON: ``{"journal": {...}, "result": {...}}``. ``--option`` passes any other game option
+``companion goblets play --players N --seed S [--variant NAME ...] [--option KEY=JSON ...]`` plays
+a random legal game with :func:`companion.core.journal.play_random` and prints the journal and the
+result as JSON: ``{"journal": {...}, "result": {...}}``. ``--variant`` names the game
+(``standard``, ``winetasters``, ``russian_goblette``; by default the one for ``--players``) and/or
+the optional rules ``raise_your_memory`` and ``legacy`` (repeatable: ``--variant winetasters
+--variant legacy``). ``--option`` passes any other game option
 (``legacy=true``, ``raise_your_memory=true``, ``token_rules='"plain"'``); bad options are the
 game's MalformedInput, one line on stderr and exit status 2.
 """
@@ -36,12 +39,16 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.options import VARIANTS
 from companion.core.games.goblets.scoring import ScoringOverride, check_seats, score_toast
 from companion.core.games.goblets.tokens import TokenRules
 from companion.core.journal import Journal, play_random
 
 INPUT_KEYS = ("seats", "targets", "goblets", "token_rules", "overrides")
 REQUIRED_KEYS = ("seats", "targets", "goblets")
+
+RULE_VARIANTS = ("raise_your_memory", "legacy")
+"""``--variant`` names that switch on an optional rule (the game option of the same name)."""
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -142,8 +149,18 @@ def _score(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     """Entry point of ``companion goblets play``: a random legal game, journal and result."""
     options: dict[str, Any] = {"players": args.players}
-    if args.variant is not None:
-        options["variant"] = args.variant
+    for variant in args.variant:
+        # The rulebook's Desserts: Raise Your Memory and Legacy are rules added to any game,
+        # Russian Goblette and Winetasters are the game for 2-3 and 7-12 players.
+        if variant in RULE_VARIANTS:
+            options[variant] = True
+        elif "variant" in options and options["variant"] != variant:
+            raise MalformedInput(
+                f"one of {', '.join(VARIANTS)} at most, got {options['variant']!r} and {variant!r}",
+                field="--variant",
+            )
+        else:
+            options["variant"] = variant
     for item in args.option:
         key, equals, value = item.partition("=")
         if not equals or not key:
@@ -172,7 +189,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play = commands.add_parser("play", help="play a random legal game and print its journal")
     play.add_argument("--players", type=int, required=True, help="number of players")
     play.add_argument("--seed", type=int, required=True, help="seed of the random game")
-    play.add_argument("--variant", default=None, help="variant name (see the game's options)")
+    play.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help=f"{', '.join(VARIANTS)} (by --players if left out), or the rules "
+        f"{' and '.join(RULE_VARIANTS)} (repeatable)",
+    )
     play.add_argument(
         "--option",
         action="append",

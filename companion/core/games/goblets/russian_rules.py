@@ -56,7 +56,17 @@ RULE_ELIMINATED = "If they are poisoned, they are eliminated for the Course."
 RULE_END = "The first player to obtain 3 VPs is the winner."
 
 PEEK_CHOICES = ("any", "none")
-OPTION_KEYS = ("variant", "players", "host", "peek", "vp_to_win", "token_rules")
+OPTION_KEYS = (
+    "variant",
+    "players",
+    "host",
+    "peek",
+    "vp_to_win",
+    "token_rules",
+    "raise_your_memory",
+    "legacy",
+)
+RULE_NO_CARDS_OR_RINGS = "Play without Character cards and Goblet rings."
 VARIANT = "russian_goblette"
 
 
@@ -109,6 +119,17 @@ def parse_options(options: Mapping[str, Any]) -> RussianOptions:
     if peek not in PEEK_CHOICES:
         raise MalformedInput(f"must be one of {PEEK_CHOICES}, got {peek!r}", field="peek")
     vp_to_win = _int(options.get("vp_to_win", 3), "vp_to_win", 1, 10)
+    # The optional rules of the other games, for uniform option sets: "Play without Character
+    # cards and Goblet rings." Raise Your Memory ("remove the Coaster rings") is therefore
+    # always the case here; Legacy (a poisoned player draws a new Character) cannot be played.
+    for key in ("raise_your_memory", "legacy"):
+        if not isinstance(options.get(key, False), bool):
+            raise MalformedInput(f"must be true or false, got {options[key]!r}", field=key)
+    if options.get("legacy", False):
+        raise MalformedInput(
+            "Russian Goblette is played without Character cards, so Legacy cannot apply",
+            field="legacy",
+        )
     token_rules = TokenRules.from_json(options.get("token_rules"), "token_rules")
     return RussianOptions(players, host, str(peek), vp_to_win, token_rules)
 
