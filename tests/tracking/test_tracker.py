@@ -313,3 +313,30 @@ def test_config_is_validated():
     with pytest.raises(MalformedInput) as caught:
         Tracker(registry(), 1)
     assert caught.value.field == "seats"
+
+
+def test_a_spare_ring_heard_in_passing_does_not_block_the_table():
+    spare = "04000000000E"
+    tags = TagRegistry.from_json(
+        {"tags": {**registry().to_json()["tags"], spare: {"kind": "ring", "goblet": "E"}}}
+    )
+    table = Table(Tracker(tags, 4))
+    table.hold(1.5, rings("A", "B", "C", "D"))
+    table.hold(0.1, {**rings("A", "B", "C", "D"), 2: [RING["C"], spare]})
+    table.hold(1.0, rings(None, None, "C", "D"))
+    table.hold(1.5, rings("B", "A", "C", "D"))
+    assert table.kinds() == ["layout", "swap"]
+    assert "E" not in table.tracker.state()["goblets"]
+
+
+def test_a_fifth_goblet_on_the_table_is_a_conflict():
+    spare = "04000000000E"
+    tags = TagRegistry.from_json(
+        {"tags": {**registry().to_json()["tags"], spare: {"kind": "ring", "goblet": "E"}}}
+    )
+    table = Table(Tracker(tags, 4, TrackerConfig(conflict_after=2.0)))
+    table.hold(1.5, rings("A", "B", "C", "D"))
+    table.hold(3.0, {**rings("A", "B", "C", "D"), 2: [RING["C"], spare]})
+    conflict = table.of("conflict")[0]
+    assert conflict["seats"]["2"] == ["C", "E"]
+    assert "5 goblets on a table of 4 seats" in conflict["reason"]

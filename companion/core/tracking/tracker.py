@@ -257,7 +257,7 @@ class Tracker:
         return {
             "event": "state",
             "seats": {str(s): layout.get(s) for s in range(self.seats)},
-            "goblets": {g: _counts(self._contents[g].values()) for g in sorted(self._contents)},
+            "goblets": {g: _counts(self._contents[g].values()) for g in self._in_play()},
         }
 
     def layout(self) -> dict[int, str] | None:
@@ -426,11 +426,22 @@ class Tracker:
     def _complete(self) -> dict[int, str] | None:
         """The current reading if it is one Goblet per seat, every Goblet on a seat, else None."""
         layout = self._current()
-        if len(layout) != self.seats or len(self._loc) != self.seats:
+        in_play = self._in_play()
+        if len(layout) != self.seats or len(in_play) != self.seats:
             return None
-        if any(s is None for s in self._loc.values()):
+        if any(self._loc[g] is None for g in in_play):
             return None
         return layout
+
+    def _in_play(self) -> list[str]:
+        """The Goblets on the table: believed at a seat, read at one now, or holding tokens. A
+        spare Goblet's ring heard once and never seen on a seat does not block the table."""
+        settled = set(self._settled.values()) if self._settled else set()
+        return sorted(
+            g
+            for g, seat in self._loc.items()
+            if seat is not None or g in settled or self._contents[g] or g in self._pinned
+        )
 
     def _check(self) -> list[Event]:
         """Believe a layout that has settled, or raise a conflict for one that cannot."""
@@ -491,12 +502,12 @@ class Tracker:
         for goblet, seat in sorted(self._loc.items()):
             if seat is not None:
                 seats[str(seat)].append(goblet)
-        missing = sorted(g for g, s in self._loc.items() if s is None)
+        missing = [g for g in self._in_play() if self._loc[g] is None]
         reasons = [f"seat {s} holds no goblet" for s, gs in seats.items() if not gs]
         reasons += [f"seat {s} holds {len(gs)} goblets" for s, gs in seats.items() if len(gs) > 1]
         reasons += [f"goblet {g} is not read at any seat" for g in missing]
-        if len(self._loc) > self.seats:
-            reasons.append(f"{len(self._loc)} goblets on a table of {self.seats} seats")
+        if len(self._in_play()) > self.seats:
+            reasons.append(f"{len(self._in_play())} goblets on a table of {self.seats} seats")
         return self._event(
             "conflict",
             reason="; ".join(reasons) or "layout cannot be explained",
