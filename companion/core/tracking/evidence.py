@@ -7,6 +7,7 @@ window, absence is a stretch of snapshots in which none of them was read.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Set
 
@@ -48,3 +49,35 @@ class SeatWindow:
                 hits += 1
                 total += k / size
         return (total / n if n else 0.0), hits
+
+
+class MissRate:
+    """A Goblet's recent rate of snapshots that read none of its tags, with a prior.
+
+    Runs of misses are folded in when they end (the next read), so the time a Goblet spends in the
+    air never counts as misses. ``memory`` is how many snapshots the estimate remembers.
+    """
+
+    def __init__(self, memory: float) -> None:
+        self.decay = 1.0 - 1.0 / memory
+        self.snapshots = 0.0
+        self.reads = 0.0
+
+    def learn(self, misses: int) -> None:
+        """Fold in a run of ``misses`` snapshots without the Goblet, then one with it."""
+        fade = self.decay ** (misses + 1)
+        self.snapshots = self.snapshots * fade + (1.0 - fade) / (1.0 - self.decay)
+        self.reads = self.reads * fade + 1.0
+
+    def needed(self, tags: int, confidence: float, least: int, most: int) -> int:
+        """How many snapshots in a row without the Goblet make a chance run of misses that long
+        no likelier than ``confidence``, between ``least`` and ``most``.
+
+        Prior worth 10 snapshots: each of its ``tags`` missed half the time, independently. A few
+        lucky reads must not make a one-tag Goblet look reliable enough to be declared lifted
+        after a short run of misses; a Goblet with many tags is rarely missed altogether.
+        """
+        prior = 0.5 ** max(1, tags)
+        missed = (self.snapshots - self.reads + 10.0 * prior) / (self.snapshots + 10.0)
+        needed = math.ceil(math.log(confidence) / math.log(missed))
+        return max(least, min(most, needed))

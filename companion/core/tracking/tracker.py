@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core.errors import MalformedInput
@@ -53,19 +52,11 @@ from companion.core.games.goblets.tokens import Token
 from companion.core.observations import Observation
 from companion.core.tags import Ring, TagRegistry, check_name
 from companion.core.tracking.config import TrackerConfig
-from companion.core.tracking.evidence import SeatWindow
+from companion.core.tracking.evidence import MissRate, SeatWindow
 from companion.core.tracking.moves import classify
+from companion.core.tracking.pours import PourBook
 
 Event = dict[str, Any]
-
-
-@dataclass
-class _Pour:
-    """A token read but not yet judged to be in a Goblet: its reads per Goblet."""
-
-    first_seen: float
-    last_seen: float
-    credits: dict[str, int] = field(default_factory=dict)
 
 
 class Tracker:
@@ -96,15 +87,14 @@ class Tracker:
         self._loc: dict[str, int | None] = {}
         self._pinned: set[str] = set()
         self._last_hit: dict[tuple[str, int], tuple[float, int]] = {}
-        self._reads: dict[str, tuple[float, float]] = {}
+        self._misses: dict[str, MissRate] = {}
         self._displaced: set[str] = set()
         self._flux_start: float | None = None
         self._last_change: float | None = None
         self._settled: dict[int, str] | None = None
         self._rebase = True
         self._force = False
-        self._pending: dict[str, _Pour] = {}
-        self._homes: dict[str, dict[str, int]] = {}
+        self._pours = PourBook(self.config)
         self._held: list[tuple[float, Event]] = []
         self._unknown: set[str] = set()
         self._conflict_open = False
@@ -160,7 +150,8 @@ class Tracker:
                 fresh.append((uid, tag.token))
         for goblet in hit:
             if self._loc.get(goblet) == seat and (goblet, seat) in self._last_hit:
-                self._learn(goblet, window.count - self._last_hit[(goblet, seat)][1] - 1)
+                misses = window.count - self._last_hit[(goblet, seat)][1] - 1
+                self._miss_rate(goblet).learn(misses)
             self._last_hit[(goblet, seat)] = (obs.t, window.count)
             self._pinned.discard(goblet)
         for goblet in sorted(hit | set(self._at(seat))):
@@ -239,6 +230,7 @@ class Tracker:
             counts = _counts(self._contents[name].values())
             for uid in self._contents[name]:
                 self._owner.pop(uid, None)
+                self._pours.forget(uid)
                 self._tags[name].discard(uid)
             self._contents[name] = {}
             if not self._tags[name]:
@@ -339,45 +331,29 @@ class Tracker:
                     return
         self._set_loc(goblet, seat)
 
-    def _learn(self, goblet: str, misses: int) -> None:
-        """Fold a run of ``misses`` snapshots without ``goblet``, then one with it, into its
-        decaying miss-rate estimate."""
-        decay = 1.0 - 1.0 / self.config.read_memory
-        n, h = self._reads.get(goblet, (0.0, 0.0))
-        fade = decay ** (misses + 1)
-        self._reads[goblet] = (n * fade + (1.0 - fade) / (1.0 - decay), h * fade + 1.0)
+    def _miss_rate(self, goblet: str) -> MissRate:
+        if goblet not in self._misses:
+            self._misses[goblet] = MissRate(self.config.read_memory)
+        return self._misses[goblet]
 
     def _needed(self, goblet: str) -> int:
         """How many snapshots without ``goblet`` prove it left its seat (see TrackerConfig)."""
         cfg = self.config
-        n, h = self._reads.get(goblet, (0.0, 0.0))
-        # Prior worth 10 snapshots: each tag missed half the time, independently. A few lucky
-        # reads must not make a one-tag Goblet look reliable enough to be declared lifted after
-        # a short run of misses; a Goblet with many tags is rarely missed altogether.
-        prior = 0.5 ** max(1, len(self._tags[goblet]))
-        missed = (n - h + 10.0 * prior) / (n + 10.0)
-        needed = math.ceil(math.log(cfg.absent_confidence) / math.log(missed))
-        return max(cfg.absent_snapshots, min(cfg.absent_max_snapshots, needed))
+        return self._miss_rate(goblet).needed(
+            len(self._tags[goblet]),
+            cfg.absent_confidence,
+            cfg.absent_snapshots,
+            cfg.absent_max_snapshots,
+        )
 
     def _credit(self, uid: str, kind: Token, seat: int, events: list[Event]) -> None:
         """Count a read of a token in no Goblet yet; judge it poured once the reads agree."""
         assert self._now is not None
-        pour = self._pending.setdefault(uid, _Pour(first_seen=self._now, last_seen=self._now))
-        pour.last_seen = self._now
         here = self._at(seat)
-        if len(here) != 1:
+        goblet = here[0] if len(here) == 1 else None
+        pour = self._pours.read_new(uid, self._now, goblet)
+        if pour is None or goblet is None:
             return
-        goblet = here[0]
-        pour.credits[goblet] = pour.credits.get(goblet, 0) + 1
-        best = pour.credits[goblet]
-        rival = max((c for g, c in pour.credits.items() if g != goblet), default=0)
-        cfg = self.config
-        if best < cfg.pour_hits:
-            return
-        if best < cfg.pour_dominance * rival and best - rival < cfg.pour_margin:
-            return
-        del self._pending[uid]
-        self._homes[uid] = dict(pour.credits)
         self._owner[uid] = goblet
         self._contents[goblet][uid] = kind
         self._tags[goblet].add(uid)
@@ -394,28 +370,16 @@ class Tracker:
         here = self._at(seat)
         if len(here) != 1:
             return
-        counts = self._homes.setdefault(uid, {})
-        reader = here[0]
-        counts[reader] = counts.get(reader, 0) + 1
-        owner = self._owner[uid]
-        if reader == owner:
-            return
-        cfg = self.config
-        if counts[reader] < cfg.rehome_hits or counts[reader] < cfg.rehome_dominance * counts.get(
-            owner, 0
-        ):
+        reader, owner = here[0], self._owner[uid]
+        if not self._pours.read_owned(uid, reader, owner):
             return
         kind = self._contents[owner].pop(uid)
         self._tags[owner].discard(uid)
         self._owner[uid] = reader
         self._contents[reader][uid] = kind
         self._tags[reader].add(uid)
-        self._homes[uid] = {reader: counts[reader]}
-        events.append(
-            self._event(
-                "pour_corrected", uid=uid, token=kind.value, **{"from": owner, "to": reader}
-            )
-        )
+        moved = {"from": owner, "to": reader}
+        events.append(self._event("pour_corrected", uid=uid, token=kind.value, **moved))
 
     def _is_calm(self) -> bool:
         return self._settled is not None and not self._rebase and self._flux_start is None
@@ -494,8 +458,7 @@ class Tracker:
         assert self._last_change is not None
         if now - self._last_change >= self.config.settle + self.config.pour_wait:
             return False
-        horizon = now - self.config.keep
-        return any(p.first_seen < start and p.last_seen >= horizon for p in self._pending.values())
+        return self._pours.is_waiting(start, now - self.config.keep)
 
     def _conflict(self) -> Event:
         seats: dict[str, list[str]] = {str(s): [] for s in range(self.seats)}
