@@ -90,18 +90,23 @@ class Table:
         self.node = cbnode.Node("n1", self.scheduler, reporter, self.clock, self.watchdog, 10)
 
     def run_for(self, ms, on_step=None):
-        """Run the loop as ``Node.run`` does until ``ms`` more modelled milliseconds have passed;
-        ``on_step(ms)`` is called before each step (to move tags). Returns the steps taken."""
-        end = self.clock.us + ms * 1000
-        steps = 0
-        while self.clock.us < end:
-            if on_step is not None:
-                on_step(self.clock.us / 1000)
-            self.node.step()
-            pause = self.node.pause_ms()
-            if pause > 0:
-                self.clock.sleep_ms(pause)
-            else:
-                self.clock.advance(50)  # a guard: the loop's own CPU time is not modelled
-            steps += 1
-        return steps
+        """Run the loop until ``ms`` more modelled milliseconds have passed (see ``run_node``)."""
+        return run_node(self.node, self.clock, ms, on_step)
+
+
+def run_node(node, clock, ms, on_step=None):
+    """Run ``node``'s loop as ``Node.run`` does until ``ms`` more modelled milliseconds have
+    passed; ``on_step(ms)`` is called before each step (to move tags). Returns the steps."""
+    end = clock.us + ms * 1000
+    steps = 0
+    while clock.us < end:
+        if on_step is not None:
+            on_step(clock.us / 1000)
+        node.step()
+        pause = node.pause_ms()
+        if pause > 0:
+            clock.sleep_ms(pause)
+        else:
+            clock.advance(50)  # a guard: the loop's own CPU time is not modelled
+        steps += 1
+    return steps
