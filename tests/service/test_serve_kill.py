@@ -89,8 +89,8 @@ def test_kill9_mid_course_then_restart(tmp_path):
         listener.join(timeout=10)
     finally:
         stop(process)
-    shown = seen[-1]
-    assert shown["view"]["stage"] == "turns" and not shown["over"]
+    shown = seen[-1]  # the last message a client saw (a few actions after the kill decision)
+    assert shown["seq"] >= 40 and not shown["over"]
     with JournalStore(tmp_path / "journal.sqlite") as store:
         stored = store.entries(shown["game_id"])
     # Everything shown had been committed first: no event a client saw was lost.

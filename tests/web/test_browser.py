@@ -208,7 +208,7 @@ def test_companion_serve_shows_a_live_sensed_game(browser, tmp_path):
         "0",
         "--no-mdns",
         "--speed",
-        "10",
+        "20",
     ]
     process = subprocess.Popen(
         command,
