@@ -29,6 +29,8 @@
     const game = document.getElementById("game-name").value;
     if (game === "goblets") {
       options.players = options.players || Number(document.getElementById("players").value);
+      const houses = document.getElementById("houses").value.split(",").map((h) => h.trim()).filter((h) => h);
+      if (houses.length) options.houses = houses;
       const variant = document.getElementById("variant").value;
       if (variant) options.variant = variant;
       options.hidden_vp = document.getElementById("hidden-vp").checked;
