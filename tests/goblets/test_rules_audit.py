@@ -564,3 +564,26 @@ def test_winetasters_keep_their_vp_in_the_open():
     assert scored[0]["vp"] == state.results[0]["vp"]
     for viewer in viewers(state):
         assert state.view(viewer)["vp"] == state.vp
+
+
+# -- Legacy ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("courses", [1, 3])
+def test_legacy_draws_only_when_a_next_course_follows(courses):
+    """Legacy: "If you are poisoned, discard your Character card and draw a new one for the next
+    Course." -- after the last Course there is no next Course, so nobody draws (engine bug found
+    by this audit: a Legacy draw was asked for after the last Course)."""
+    state = setup(new(players=4, legacy=True, courses=courses))
+    for course in range(1, courses + 1):
+        before = list(state.characters)
+        play_course(state)
+        poisoned = [p["seats"][0] for p in state.results[-1]["places"] if p["poisoned"]]
+        assert poisoned
+        if course < courses:
+            assert state.phase == "legacy_draw"
+            state.apply(state.sample_chance(random.Random(course)))
+            setup(state)
+        else:
+            assert state.phase in ("over", "shootout") and state.legacy_pending == []
+            assert state.characters == before

@@ -139,7 +139,9 @@ def do_reveal(state: GobletsState) -> list[Event]:
         events.append({"event": "scored", "course": state.course, "vp": gained})
     poisoned = [lead(p) for p, info in zip(state.places, places, strict=True) if info["poisoned"]]
     state.legacy_pending = [s for s in sorted(poisoned) if state.characters[s] is not None]
-    if opts.legacy and state.legacy_pending and flow.legacy_deck(state):
+    # Legacy: "draw a new one for the next Course" -- after the last Course there is none.
+    next_course = state.course < opts.courses
+    if opts.legacy and next_course and state.legacy_pending and flow.legacy_deck(state):
         state.phase = "legacy_draw"
     else:
         state.legacy_pending = []
