@@ -36,7 +36,7 @@
       options.hidden_vp = document.getElementById("hidden-vp").checked;
       if (document.getElementById("memory").checked) options.raise_your_memory = true;
       if (document.getElementById("legacy").checked) options.legacy = true;
-      if (document.getElementById("show-pourer").checked) options.show_pourer = true;
+      options.show_pourer = document.getElementById("show-pourer").checked;
     }
     act("/api/host/game", {game, options});
   });
@@ -96,6 +96,8 @@
     document.body.dataset.seq = message.seq;
   }
 
-  render(CB.data("initial"));
+  const initial = CB.data("initial");
+  if (initial.mode) document.getElementById("mode").value = initial.mode;  // the table's mode
+  render(initial);
   CB.live("/api/stream?viewer=host", render);
 })();
