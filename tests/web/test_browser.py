@@ -36,7 +36,7 @@ ARGS = [
 PREFERENCE = [
     '[data-type="toast"]',
     '[data-type="reveal"]',
-    'button.action:has-text("Pour wine")',
+    '[data-type="pour"][data-token="wine"]',
     '[data-type="pass"]',
     "button.action",
 ]

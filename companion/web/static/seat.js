@@ -48,10 +48,21 @@
     if (!legal.length) return [CB.el("p", {class: "muted"}, message.over ? "The game is over." : "Wait for your turn.")];
     const groups = {};
     for (const action of legal) (groups[action.type] = groups[action.type] || []).push(action);
-    return Object.entries(groups).map(([type, list]) => CB.el("div", {class: "group"},
-      CB.el("h3", {}, type.replaceAll("_", " ")),
-      list.map((action) => CB.el("button", {class: "big action", "data-type": type,
-        onclick: () => play(action)}, Goblets.actionLabel(action, message.view || {})))));
+    const view = message.view || {};
+    const button = (action, label) => CB.el("button", {class: "big action", "data-type": action.type,
+      "data-token": action.token, onclick: () => play(action)}, label);
+    return Object.entries(groups).map(([type, list]) => {
+      if (type === "pour") {
+        // One row per token kind, one button per goblet: short enough for a phone.
+        const kinds = {};
+        for (const action of list) (kinds[action.token] = kinds[action.token] || []).push(action);
+        return CB.el("div", {class: "group"}, Object.entries(kinds).map(([token, actions]) =>
+          CB.el("div", {class: "pour-row"}, CB.el("h3", {}, `Pour ${token.replaceAll("_", " ")} into`),
+            actions.map((a) => button(a, Goblets.placeName(view, a.goblet).replace("'s place", ""))))));
+      }
+      return CB.el("div", {class: "group"}, CB.el("h3", {}, type.replaceAll("_", " ")),
+        list.map((action) => button(action, Goblets.actionLabel(action, view))));
+    });
   }
 
   function render(message) {
