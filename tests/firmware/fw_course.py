@@ -1,24 +1,28 @@
 """A Course of Raise Your Goblets played on chip models under the firmware's node loop.
 
-Each seat has its own MFRC522 model on one simulated SPI bus (the Course's tags are 7-byte NTAG
-UIDs, ISO 14443A). The hands' motions of a ``companion.virtual`` Scenario (pour, lift, place)
-move tags in and out of the seats' fields as the modelled clock passes their times; ``miss``
-takes each tag out of its field for one step at a time with that probability (a flicker at the
-edge of an antenna's range or deep in a stack), so the node reads what a real one would. The
-node's serial frames are decoded by the companion's own ``FrameDecoder`` and fed to its
-``Tracker``.
+Each seat has its own reader model on one simulated SPI bus: an MFRC522 (the Course's tags are
+7-byte NTAG UIDs, ISO 14443A) or a PN5180, as on the shipped node (each UID then becomes an
+8-byte ISO 15693 UID ``E0`` + the 7 bytes, and the registry follows). The hands' motions of a
+``companion.virtual`` Scenario (pour, lift, place) move tags in and out of the seats' fields as
+the modelled clock passes their times; ``miss`` takes each tag out of its field for one step at
+a time with that probability (a flicker at the edge of an antenna's range or deep in a stack),
+so the node reads what a real one would. The node's serial frames are decoded by the
+companion's own ``FrameDecoder`` and fed to its ``Tracker``.
 """
 
 import random
 
 import cbnode
 import mfrc522
+import pn5180
 import report
 import seats
-from fw_sim_bus import SimClock, SimSPI
+from fw_sim_bus import SimClock, SimPin, SimSPI
 from fw_sim_mfrc522 import ChipMFRC522, Field, Tag14443A
+from fw_sim_pn5180 import ChipPN5180, Tag15693
 from fw_table import Stream, run_node
 
+from companion.core.tags import TagRegistry
 from companion.core.tracking import Tracker
 from companion.links import wire
 
@@ -26,8 +30,14 @@ from companion.links import wire
 class CourseTable:
     """``scenario.seats`` MFRC522 seats read by one node; ``play()`` runs the whole Course."""
 
-    def __init__(self, scenario, miss=0.0, seed=0, rate_hz=10):
+    def __init__(self, scenario, miss=0.0, seed=0, rate_hz=10, reader="mfrc522"):
         self.scenario = scenario
+        self.reader = reader
+        self.registry = scenario.registry
+        if reader == "pn5180":
+            data = scenario.registry.to_json()
+            tags = {"E0" + uid: tag for uid, tag in data["tags"].items()}
+            self.registry = TagRegistry.from_json({"tags": tags})
         self.miss = miss
         self.rng = random.Random(seed)
         self.clock = SimClock()
@@ -36,8 +46,13 @@ class CourseTable:
         self.fields = [Field() for _ in range(n)]
         readers = {}
         for i, field in enumerate(self.fields):
-            chip = ChipMFRC522([field], self.clock, seed=seed + i)
-            readers[f"r{i}"] = mfrc522.MFRC522(spi, spi.attach(chip, f"cs{i}"))
+            if reader == "pn5180":
+                chip = ChipPN5180(field, self.clock, seed=seed + i)
+                busy = SimPin(f"busy{i}", reader=chip.busy)
+                readers[f"r{i}"] = pn5180.PN5180(spi, spi.attach(chip, f"cs{i}"), busy)
+            else:
+                chip = ChipMFRC522([field], self.clock, seed=seed + i)
+                readers[f"r{i}"] = mfrc522.MFRC522(spi, spi.attach(chip, f"cs{i}"))
         self.seats = [seats.Seat(i, f"r{i}") for i in range(n)]
         scheduler = seats.Scheduler(readers, self.seats, self.clock, rate_hz=rate_hz)
         self.stream = Stream()
@@ -54,14 +69,17 @@ class CourseTable:
             wanted = [uid for g in self.standing[seat] for uid in self.tags[g]]
             here = self.present[seat]
             # A tag that arrives is a fresh, unpowered tag (IDLE); one that stays keeps its state.
-            self.present[seat] = {
-                uid: here.get(uid) or Tag14443A(bytes.fromhex(uid)) for uid in wanted
-            }
+            self.present[seat] = {uid: here.get(uid) or self._tag(uid) for uid in wanted}
             field.tags = [
                 tag
                 for tag in self.present[seat].values()
                 if not self.miss or self.rng.random() >= self.miss
             ]
+
+    def _tag(self, uid):
+        if self.reader == "pn5180":
+            return Tag15693(bytes.fromhex("E0" + uid))
+        return Tag14443A(bytes.fromhex(uid))
 
     def _on_step(self, ms):
         motions = self.scenario.motions
@@ -85,9 +103,9 @@ class CourseTable:
         return [f.record for f in frames]
 
 
-def track(scenario, records):
+def track(table, records):
     """The tracker's events for the node's snapshots (``t`` = the node's clock) and its state."""
-    tracker = Tracker(scenario.registry, scenario.seats)
+    tracker = Tracker(table.registry, table.scenario.seats)
     events = []
     last = 0.0
     for record in records:

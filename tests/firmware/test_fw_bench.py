@@ -35,3 +35,27 @@ def test_the_model_never_beats_the_floor(k):
     assert v_ms > bench.floor_15693_ms(k)
     assert a_exchanges >= 6 * k + 1  # REQA, 2 x (ANTICOLL, SELECT), HLTA per tag, final REQA
     assert v_exchanges % 16 == 0  # whole 16-slot rounds
+
+
+rate_spec = importlib.util.spec_from_file_location(
+    "bench_node_rate", ROOT / "scripts" / "bench_node_rate.py"
+)
+rate_bench = importlib.util.module_from_spec(rate_spec)
+rate_spec.loader.exec_module(rate_bench)
+
+
+def test_a_node_reads_at_rate_hz_until_its_readers_run_out_of_time():
+    assert rate_bench.snapshot_rate("pn5180", 1, 1, seconds=1.0) == pytest.approx(10, abs=0.5)
+    # Six full Goblets: about 0.1 s per 12-tag inventory, so each seat is read under 2 Hz.
+    assert rate_bench.snapshot_rate("pn5180", 6, 12, seconds=1.0) < 2.5
+
+
+def test_change_only_replays_firmware_1_0():
+    from companion.links import wire
+
+    a, b = "04A1B2C3D4E5F6", "04A1B2C3D4E5F7"
+    reads = [(a, b), (a,), (a,), (a, b), (a,), (a,), (a,), (a,)]  # b missed twice, then 4 times
+    records = [wire.Snapshot(0, i, 100 * i, tags, "n1") for i, tags in enumerate(reads)]
+    records.append(wire.Snapshot(0, 9, 2800, (a,), "n1"))  # unchanged, but 2 s since the last
+    sent = rate_bench.change_only(records)
+    assert [(s.t_ms, s.tags) for s in sent] == [(0, (a, b)), (600, (a,)), (2800, (a,))]

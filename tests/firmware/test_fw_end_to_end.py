@@ -31,5 +31,5 @@ def test_a_course_through_node_frames_and_tracker_is_exact(seed, miss):
     if miss:  # raw: the node passes the flicker on, the tracker absorbs it
         ring = scenario.tags_of(scenario.layout[0])[0]
         assert any(s.seat == 0 and ring not in s.tags for s in snapshots[:200])
-    events = track(scenario, records)
+    events = track(table, records)
     assert summarize(events).differences(scenario.truth()) == []
