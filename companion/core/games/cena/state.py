@@ -1,0 +1,399 @@
+"""A game of Cena in play: poison pile, deals, Welcome, the Feast's tricks, scoring, three rounds.
+
+Phases, in the rulebook's order (docs/cena.md lists the actions and events):
+
+``poisons`` (chance, once: "Shuffle the poison cards, draw three, and form a pile") -> per round:
+``deal`` (chance: "all cards are shuffled again", hands secret) -> ``reveal`` (the Host House
+reveals the top poison) -> ``welcome`` (each House, clockwise from the Host, chooses three face-up
+cards; shown once all have chosen) -> ``feast`` (tricks until the hands are empty; the round is
+scored by itself) -> the next round, or ``over`` after the last.
+
+Actions carry no seat: the actor is :meth:`CenaState.to_move`. In :attr:`Mode.RECORDING` a card
+that does not follow suit, or (Private feast) lies in front of another House, is applied with a
+``rule_warning`` event; what the state cannot represent is refused in both modes.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+from companion.core.errors import IllegalAction, MalformedInput
+from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer
+from companion.core.games.cena import rules
+from companion.core.games.cena.alliances import (
+    Played,
+    combined,
+    next_leader,
+    trick_winner,
+)
+from companion.core.games.cena.cards import (
+    DECK,
+    WELCOME_CARDS,
+    Card,
+    hand_size,
+    parse_card,
+    set_aside_size,
+    sort_key,
+)
+from companion.core.games.cena.options import PILE, CenaOptions
+from companion.core.games.cena.poisons import POISONS
+from companion.core.games.cena.scoring import round_scores, winners
+from companion.core.games.cena.views import alternatives, build_view
+
+ACTIONS = {
+    "poisons": ("poisons", ("pile",)),
+    "deal": ("deal", ("hands", "set_aside")),
+    "reveal_poison": ("reveal", ()),
+    "welcome": ("welcome", ("cards",)),
+    "play": ("feast", ("card", "house")),
+}
+"""Each action type: the phase it belongs to and the fields it may carry."""
+
+
+class CenaState(GameState):
+    """A game of Cena; see the module docstring for the phases."""
+
+    def __init__(self, options: CenaOptions) -> None:
+        self.options = options
+        n = options.players
+        self.phase = "poisons"
+        self.round = 0
+        self.host = options.host
+        self.pile: list[int] = []
+        self.revealed: list[int] = []
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.set_aside: list[str] = []
+        self.chosen: dict[int, list[str]] = {}
+        self.faces: list[list[str]] | None = None
+        self.leader = self.host
+        self.lead_suit: str | None = None
+        self.table: list[Played | None] = [None] * n
+        self.trick = 0
+        self.won: list[list[str]] = [[] for _ in range(n)]
+        self.tricks: list[int] = [0] * n
+        self.last_trick: dict[str, Any] | None = None
+        self.last_winner: int | None = None
+        self.scores: list[dict[str, Any]] = []
+        self.result: dict[str, Any] | None = None
+
+    # -- the interface -------------------------------------------------------------------------
+
+    @property
+    def num_seats(self) -> int:
+        """The number of Houses (3 to 5)."""
+        return self.options.players
+
+    def to_move(self) -> int | object | None:
+        """CHANCE for the pile and the deals, the Host to reveal, then the Houses in turn."""
+        if self.phase == "over":
+            return None
+        if self.phase in ("poisons", "deal"):
+            return CHANCE
+        if self.phase == "reveal":
+            return self.host
+        if self.phase == "welcome":
+            return (self.host + len(self.chosen)) % self.num_seats
+        return (self.leader + self.plays_in_trick) % self.num_seats
+
+    @property
+    def plays_in_trick(self) -> int:
+        """How many cards lie on the table in the trick being played."""
+        return sum(1 for played in self.table if played is not None)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the House to move (empty at chance nodes and at the end)."""
+        if self.phase == "reveal":
+            return [{"type": "reveal_poison"}]
+        if self.phase == "welcome":
+            hand = self.hands[self.to_move()]  # type: ignore[index]
+            return [
+                {"type": "welcome", "cards": list(c)} for c in combinations(hand, WELCOME_CARDS)
+            ]
+        if self.phase == "feast":
+            mover = self.to_move()
+            assert isinstance(mover, int)
+            return [
+                {"type": "play", "card": card, "house": house}
+                for card in self.playable(mover)
+                for house in self.open_houses(mover)
+            ]
+        return []
+
+    def playable(self, house: int) -> list[str]:
+        """The cards ``house`` may play now: all, or those of the lead suit when it has any."""
+        hand = self.hands[house]
+        if self.lead_suit is None:
+            return list(hand)
+        following = [name for name in hand if parse_card(name, "card").suit == self.lead_suit]
+        return following or list(hand)
+
+    def open_houses(self, house: int) -> list[int]:
+        """Houses ``house`` may play in front of: those without a card (only its own: Private)."""
+        if self.options.private_feast:
+            return [house] if self.table[house] is None else []
+        return [h for h, played in enumerate(self.table) if played is None]
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """Draw the poison pile at setup, or shuffle and deal the Toast cards for a round."""
+        if self.phase == "poisons":
+            return {"type": "poisons", "pile": rng.sample(list(self.options.poison_cards), PILE)}
+        if self.phase == "deal":
+            deck = [card.name for card in DECK]
+            rng.shuffle(deck)
+            n, size = self.num_seats, hand_size(self.num_seats)
+            # "deals them one by one face down to all Houses", then sets the rest aside.
+            hands = [sorted(deck[h : n * size : n], key=sort_key) for h in range(n)]
+            return {
+                "type": "deal",
+                "hands": hands,
+                "set_aside": sorted(deck[n * size :], key=sort_key),
+            }
+        raise IllegalAction("no chance event is due", rule=rules.CHANCE)
+
+    def is_over(self) -> bool:
+        """True once the last round is scored."""
+        return self.phase == "over"
+
+    def outcome(self) -> dict[str, Any]:
+        """``{"winners", "totals", "rounds"}`` once over (``{}`` before)."""
+        return copy.deepcopy(self.result or {})
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` may see: public, host (the same, no hands) or a seat (its own hand)."""
+        return build_view(self, viewer)
+
+    def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
+        """Other pile draws, deals and Welcome choices ``viewer`` could not tell apart."""
+        return alternatives(self, action, viewer)
+
+    def reveals_hidden(self, action: Action) -> bool:
+        """The Host's poison reveal, and the last Welcome choice (all choices are then shown)."""
+        if not isinstance(action, Mapping):
+            return False
+        kind = action.get("type")
+        if kind == "reveal_poison":
+            return self.phase == "reveal"
+        return kind == "welcome" and self.phase == "welcome" and self.is_last_welcome
+
+    @property
+    def is_last_welcome(self) -> bool:
+        """True when one House is left to choose its Welcome cards."""
+        return len(self.chosen) == self.num_seats - 1
+
+    def clone(self) -> CenaState:
+        """An independent copy; the validated options (immutable) are shared, not copied."""
+        return copy.deepcopy(self, {id(self.options): self.options})
+
+    @property
+    def poison(self) -> int | None:
+        """The poison revealed this round (None before the Host reveals it)."""
+        return self.revealed[self.round] if len(self.revealed) > self.round else None
+
+    # -- applying actions ----------------------------------------------------------------------
+
+    def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
+        """Apply one action (validated first: a refused action leaves the state unchanged)."""
+        if not isinstance(action, Mapping):
+            raise MalformedInput("an action is an object with a type", field="action")
+        kind = action.get("type")
+        if kind not in ACTIONS:
+            raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
+        phase, fields = ACTIONS[kind]
+        for key in action:
+            if key not in ("type", *fields):
+                raise MalformedInput(f"a {kind} action has no field {key!r}", field=f"action.{key}")
+        if self.phase != phase:
+            raise IllegalAction(
+                f"{kind} is not possible now (the round is at {self.phase})", rule=rules.ORDER
+            )
+        return getattr(self, f"_{kind}")(action, mode)
+
+    def _poisons(self, action: Action, mode: Mode) -> list[Event]:
+        pile = action.get("pile")
+        if not isinstance(pile, list) or any(
+            isinstance(n, bool) or not isinstance(n, int) for n in pile
+        ):
+            raise MalformedInput("a list of Poison card numbers", field="action.pile")
+        if len(pile) != PILE or len(set(pile)) != PILE:
+            raise IllegalAction("the pile is three different Poison cards", rule=rules.POISON_PILE)
+        if not set(pile) <= set(self.options.poison_cards):
+            raise IllegalAction(
+                "the pile holds a Poison card this table did not shuffle", rule=rules.POISON_PILE
+            )
+        self.pile = list(pile)
+        self.phase = "deal"
+        return [{"event": "poison_pile", "cards": PILE}]
+
+    def _deal(self, action: Action, mode: Mode) -> list[Event]:
+        hands, aside = action.get("hands"), action.get("set_aside")
+        if not isinstance(hands, list) or len(hands) != self.num_seats:
+            raise MalformedInput(f"one hand per House ({self.num_seats})", field="action.hands")
+        if not isinstance(aside, list):
+            raise MalformedInput("a list of cards", field="action.set_aside")
+        for h, hand in enumerate(hands):
+            if not isinstance(hand, list):
+                raise MalformedInput("a list of cards", field=f"action.hands[{h}]")
+            for i, name in enumerate(hand):
+                parse_card(name, f"action.hands[{h}][{i}]")
+        for i, name in enumerate(aside):
+            parse_card(name, f"action.set_aside[{i}]")
+        size = hand_size(self.num_seats)
+        everything = [name for hand in hands for name in hand] + list(aside)
+        if (
+            any(len(hand) != size for hand in hands)
+            or len(aside) != set_aside_size(self.num_seats)
+            or sorted(everything) != sorted(card.name for card in DECK)
+        ):
+            raise IllegalAction(
+                f"each House is dealt {size} cards and every Toast card is dealt or set aside once",
+                rule=rules.DEAL_THREE if self.num_seats == 3 else rules.DEAL,
+            )
+        self.hands = [sorted(hand, key=sort_key) for hand in hands]
+        self.set_aside = sorted(aside, key=sort_key)
+        self.won = [[] for _ in range(self.num_seats)]
+        self.tricks = [0] * self.num_seats
+        self.chosen, self.faces = {}, None
+        self.trick, self.last_trick, self.last_winner = 0, None, None
+        self.phase = "reveal"
+        return [{"event": "dealt", "round": self.round + 1, "hand_size": size}]
+
+    def _reveal_poison(self, action: Action, mode: Mode) -> list[Event]:
+        top = self.pile.pop(0)
+        self.revealed.append(top)
+        self.phase = "welcome"
+        return [{"event": "poison_revealed", "round": self.round + 1, **POISONS[top].to_json()}]
+
+    def _welcome(self, action: Action, mode: Mode) -> list[Event]:
+        house = self.to_move()
+        assert isinstance(house, int)
+        cards = action.get("cards")
+        if not isinstance(cards, list):
+            raise MalformedInput("a list of three cards", field="action.cards")
+        for i, name in enumerate(cards):
+            parse_card(name, f"action.cards[{i}]")
+        if len(cards) != WELCOME_CARDS or len(set(cards)) != WELCOME_CARDS:
+            raise IllegalAction("choose three different cards", rule=rules.WELCOME)
+        if not set(cards) <= set(self.hands[house]):
+            raise IllegalAction("the Welcome cards come from the House's hand", rule=rules.WELCOME)
+        self.chosen[house] = sorted(cards, key=sort_key)
+        events: list[Event] = [{"event": "welcome_chosen", "house": house}]
+        if len(self.chosen) == self.num_seats:
+            # Simultaneous choices: all shown at once (docs/rules-notes.md, "Cena", Welcome).
+            self.faces = [list(self.chosen[h]) for h in range(self.num_seats)]
+            self.chosen = {}
+            self.leader = self.host  # "The Host House leads the first trick."
+            self.phase = "feast"
+            events.append({"event": "welcome_revealed", "faces": copy.deepcopy(self.faces)})
+        return events
+
+    def _play(self, action: Action, mode: Mode) -> list[Event]:
+        mover = self.to_move()
+        assert isinstance(mover, int)
+        card = parse_card(action.get("card"), "action.card")
+        house = action.get("house")
+        if isinstance(house, bool) or not isinstance(house, int) or not 0 <= house < self.num_seats:
+            raise MalformedInput(
+                f"{house!r} is not a House (0 to {self.num_seats - 1})", field="action.house"
+            )
+        leading = self.lead_suit is None
+        sentence = rules.LEAD if leading else rules.FOLLOW
+        if card.name not in self.hands[mover]:
+            raise IllegalAction(f"House {mover} does not hold {card.name}", rule=sentence)
+        if self.table[house] is not None:
+            raise IllegalAction(f"House {house} already has a card in front of it", rule=sentence)
+        broken = []
+        if self.options.private_feast and house != mover:
+            broken.append((f"House {mover} played in front of House {house}", rules.PRIVATE_FEAST))
+        if card.name not in self.playable(mover):
+            broken.append(
+                (f"House {mover} has {self.lead_suit} but played {card.name}", rules.FOLLOW_SUIT)
+            )
+        if broken and mode is Mode.ENFORCING:
+            message, rule = broken[0]
+            raise IllegalAction(message, rule=rule)
+        events: list[Event] = [
+            {"event": "rule_warning", "house": mover, "message": message, "rule": rule}
+            for message, rule in broken
+        ]
+        self.hands[mover].remove(card.name)
+        if self.faces is not None and card.name in self.faces[mover]:
+            self.faces[mover].remove(card.name)
+        self.table[house] = Played(card, mover, self.plays_in_trick)
+        if leading:
+            self.lead_suit = card.suit  # the invitation tile "marks the lead suit"
+        events.append({"event": "played", "house": mover, "card": card.name, "before": house})
+        if self.plays_in_trick == self.num_seats:
+            events += self._end_trick()
+        return events
+
+    def _end_trick(self) -> list[Event]:
+        assert self.lead_suit is not None
+        orientation = self.options.orientation
+        winner = trick_winner(self.table, self.leader, self.lead_suit, orientation)
+        # The lead card gives its suit to one alliance beside it: some alliance has the suit.
+        assert winner is not None
+        cards = [played.card.name for played in self.table if played is not None]
+        self.trick += 1
+        self.last_trick = {
+            "trick": self.trick,
+            "leader": self.leader,
+            "lead_suit": self.lead_suit,
+            "table": [
+                {"house": h, "card": p.card.name, "played_by": p.by, "order": p.order}
+                for h, p in enumerate(self.table)
+                if p is not None
+            ],
+            "alliances": [
+                _name(combined(a, self.table, orientation)) for a in range(self.num_seats)
+            ],
+            "winner": winner,
+        }
+        # "collect all cards from the trick and place them face down on top of the winning
+        # alliance card. The House to the left of the winning alliance card ... leads".
+        self.won[winner].extend(cards)
+        self.tricks[winner] += 1
+        self.last_winner = winner
+        self.leader = next_leader(winner, self.num_seats)
+        self.table = [None] * self.num_seats
+        self.lead_suit = None
+        events: list[Event] = [
+            {"event": "trick_won", "trick": self.trick, "alliance": winner, "cards": cards}
+        ]
+        if not any(self.hands):
+            events += self._score_round()
+        return events
+
+    def _score_round(self) -> list[Event]:
+        poison = POISONS[self.revealed[self.round]]
+        won = [[parse_card(name, "won") for name in cards] for cards in self.won]
+        houses = round_scores(won, [poison], self.last_winner)
+        self.scores.append({"round": self.round + 1, "poison": poison.number, "houses": houses})
+        events: list[Event] = [{"event": "round_scored", **copy.deepcopy(self.scores[-1])}]
+        self.round += 1
+        # "the House to the left of the current Host House becomes the Host House".
+        self.host = (self.host + 1) % self.num_seats
+        self.faces = None
+        if self.round == self.options.rounds:
+            totals = self.totals()
+            self.result = {
+                "winners": winners(totals),
+                "totals": totals,
+                "rounds": [[h["points"] for h in s["houses"]] for s in self.scores],
+            }
+            self.phase = "over"
+            events.append({"event": "game_over", **copy.deepcopy(self.result)})
+        else:
+            self.phase = "deal"
+        return events
+
+    def totals(self) -> list[int]:
+        """Each House's points over the rounds scored so far."""
+        return [sum(s["houses"][h]["points"] for s in self.scores) for h in range(self.num_seats)]
+
+
+def _name(card: Card | None) -> str | None:
+    return None if card is None else card.name
