@@ -350,14 +350,15 @@ class Session:
         enrollment = self.enrollment
         progress = enrollment.progress()
         if key == "confirm":
-            short = progress["count"] < progress["expected"]
-            if short and not force and (progress["count"] == 0 or not self.warned_short):
+            count, expected = progress["count"], progress["expected"]
+            if count == 0 and not force:
+                self.say("  nothing read yet: place them on the reader, or s to skip")
+                return
+            if count < expected and not force and not self.warned_short:
                 self.warned_short = True
                 self.say(
-                    "  nothing read yet: place them on the reader, or s to skip"
-                    if progress["count"] == 0
-                    else f"  only {progress['count']} of {progress['expected']} read: Enter "
-                    "again to confirm with fewer, or lift and re-place them in handfuls"
+                    f"  only {count} of {expected} read: Enter again to confirm with fewer, "
+                    "or lift and re-place them in handfuls"
                 )
                 return
             notices = enrollment.confirm()
