@@ -119,7 +119,11 @@ def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
     """Read the reader nodes over MQTT and/or serial into the sensed table."""
     registry = load_registry(config)
     hardware = HardwareTable(
-        service, registry, mqtt=config.hardware.mqtt, serial=config.hardware.serial
+        service,
+        registry,
+        mqtt=config.hardware.mqtt,
+        serial=config.hardware.serial,
+        data_dir=config.data_dir,  # recordings/game-<id>.jsonl: what the tracker read
     )
     service.default_mode = Mode.RECORDING
     if service.table is None:

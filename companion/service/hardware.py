@@ -7,6 +7,13 @@ reader health, and twice a second the tracker's time advances (so a layout that 
 believed even when no snapshot arrives). A new game gets a new session; a Course starts by itself
 once the previous one was revealed (the Goblets go back to their Houses' places), or when the
 Host says so.
+
+With a ``data_dir`` the stream the tracker reads is recorded (:mod:`companion.store.recordings`,
+DESIGN.md principle 5: "Raw sensor streams can be recorded and replayed through the tracker"):
+one file per game, ``<data_dir>/recordings/game-<id>.jsonl`` (appended to when the game is
+resumed), holding every seat snapshot and node status handed to the game's tracker, and the
+Host's layout fixes and reveals. ``companion track --registry <data_dir>/registry.json --seats N
+--layout <the Houses in play, seat by seat> < game-<id>.jsonl`` replays it.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from companion.core.errors import CupbearerError
@@ -24,6 +32,7 @@ from companion.core.tags import TagRegistry
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
 from companion.service.sensing import SensedTable
 from companion.service.table import Service
+from companion.store.recordings import RecordingWriter, recording_path
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +51,12 @@ class HardwareTable:
         mqtt: str | None = None,
         serial: str | None = None,
         clock: Callable[[], float] = time.monotonic,
+        data_dir: Path | None = None,
     ) -> None:
         self.service = service
+        self.data_dir = data_dir
+        self.recording: RecordingWriter | None = None
+        self.recording_path: Path | None = None
         self.registry = registry
         self.clock = clock
         self.items: queue.Queue[Any] = queue.Queue()
@@ -79,6 +92,8 @@ class HardwareTable:
         self.items.put(None)
         if self._thread.is_alive():
             self._thread.join(timeout=10)
+        if self.recording is not None:
+            self.recording.close()
 
     # -- the worker --------------------------------------------------------------------------
 
@@ -89,11 +104,22 @@ class HardwareTable:
             return None
         if self.bridge is None or self.bridge.game_id != table.record.id:
             self.bridge = SensedTable(self.service, self.registry)
+            self._record_game(table.record.id)
         bridge = self.bridge
         state = bridge.session.state
         if state.phase == "initial_pour" and bridge.session.table.started_course != state.course:
             bridge.start_course()  # the previous Course was revealed: the next one begins
         return bridge
+
+    def _record_game(self, game_id: int) -> None:
+        """Record what the new game's tracker reads to its own file (a new tracker per game)."""
+        if self.data_dir is None or self.bridge is None:
+            return
+        if self.recording is not None:
+            self.recording.close()
+        self.recording_path = recording_path(self.data_dir, f"game-{game_id}")
+        self.recording = RecordingWriter(self.recording_path)
+        self.bridge.recording = self.recording  # the Host's fixes and reveals go in too
 
     def _run(self) -> None:
         last_tick = self.clock()
@@ -129,7 +155,10 @@ class HardwareTable:
                     self.ignored_seats.add(item.seat)
                     self.service.notice("seat", f"seat {item.seat} is not at this table: ignored")
                 return
-            bridge.observe(item)
+            with bridge.lock:  # recorded in the order the tracker reads
+                if self.recording is not None:
+                    self.recording.observation(item)
+                bridge.observe(item)
         elif isinstance(item, NodeHello):
             self.node_seats[item.node] = tuple(item.seats)
             for seat in item.seats:
@@ -139,7 +168,10 @@ class HardwareTable:
             seats = self.node_seats.get(item.node or "", ())
             bridge = self.session()
             if bridge is not None and item.node:
-                bridge.node_status(item.node, online, item.t, seats or None)
+                with bridge.lock:
+                    if self.recording is not None:
+                        self.recording.node_status(item.node, online, item.t, seats or None)
+                    bridge.node_status(item.node, online, item.t, seats or None)
             else:
                 for seat in seats:
                     self.service.set_reader(seat, "online" if online else "offline")

@@ -69,6 +69,9 @@ class SensedTable:
         self.game_id = table.record.id
         self.recorded: list[Action] = []
         """Every action recorded through this session (for tests and the log)."""
+        self.recording: Any = None
+        """A :class:`~companion.store.recordings.RecordingWriter` that also gets the Host's
+        fixes and reveals (the hardware table records the sensor stream into it)."""
         service.seat_input = self.seat_input
         service.sensing = self
 
@@ -97,7 +100,10 @@ class SensedTable:
     def fix_layout(self, layout: Mapping[Any, str], t: float | None = None) -> None:
         """The Host's fix of the layout (place -> Goblet name) after a conflict."""
         with self.lock:
-            self._take(self.session.fix_layout(layout, t))
+            result = self.session.fix_layout(layout, t)
+            if self.recording is not None:
+                self.recording.fix(layout, _time_of(result, t))
+            self._take(result)
 
     def start_course(self) -> None:
         """The Host: the Goblets stand at their places; the initial pour may begin."""
@@ -117,7 +123,10 @@ class SensedTable:
     def reveal(self, t: float | None = None) -> None:
         """The Goblets are revealed and the Toast scored."""
         with self.lock:
-            self._take(self.session.reveal(t))
+            result = self.session.reveal(t)
+            if self.recording is not None:
+                self.recording.reveal(None, _time_of(result, t))
+            self._take(result)
 
     def resync(self) -> None:
         """Follow the journal after the Host entered or undid an action by hand.
@@ -182,6 +191,12 @@ class SensedTable:
             # Only a conflict's layout goes along: a refused pour would name its token.
             detail = {"detail": dict(notice)} if kind in ("conflict", "fixed") else {}
             self.service.notice(kind, _describe(notice), **detail)
+
+
+def _time_of(result: Result, t: float | None) -> float:
+    """The tracker time of a Host input (``t``, else that of the events it caused)."""
+    times = [e["t"] for e in result.tracked if isinstance(e.get("t"), int | float)]
+    return t if t is not None else (times[-1] if times else 0.0)
 
 
 def _describe(notice: Mapping[str, Any]) -> str:

@@ -6,7 +6,8 @@ becomes a regression test"):
 
 - an observation ``{"t": seconds, "seat": i, "tags": [UID, ...]}`` (optional ``seq``, ``node``),
   exactly :meth:`companion.core.observations.Observation.to_json`;
-- a node's availability ``{"t": seconds, "node": ID, "online": true | false}``;
+- a node's availability ``{"t": seconds, "node": ID, "online": true | false}`` (optional
+  ``"seats": [i, ...]``, the seats its HELLO announced);
 - a Host correction ``{"t": seconds, "fix": {"0": NAME, ...}}``;
 - the reveal ``{"t": seconds, "empty": "all" | [NAME, ...]}``.
 
@@ -60,9 +61,14 @@ class RecordingWriter:
         """Record one snapshot."""
         self._write(obs.to_json())
 
-    def node_status(self, node: str, online: bool, t: float) -> None:
-        """Record a node going offline or coming back."""
-        self._write({"t": t, "node": node, "online": bool(online)})
+    def node_status(
+        self, node: str, online: bool, t: float, seats: Iterable[int] | None = None
+    ) -> None:
+        """Record a node going offline or coming back (with the seats it reads, if known)."""
+        data: dict[str, Any] = {"t": t, "node": node, "online": bool(online)}
+        if seats is not None:
+            data["seats"] = sorted(seats)
+        self._write(data)
 
     def fix(self, layout: Mapping[Any, str], t: float) -> None:
         """Record a Host correction ``seat -> Goblet``."""
@@ -98,7 +104,13 @@ def apply(tracker: Tracker, data: Any) -> list[dict[str, Any]]:
             raise MalformedInput("must be true or false", field="online")
         if not isinstance(data.get("node"), str):
             raise MalformedInput("must be a node id string", field="node")
-        return tracker.node_status(data["node"], data["online"], t)
+        seats = data.get("seats")
+        if seats is not None and not (
+            isinstance(seats, list)
+            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seats)
+        ):
+            raise MalformedInput("must be a list of seat indexes", field="seats")
+        return tracker.node_status(data["node"], data["online"], t, seats)
     if "empty" in data:
         names = data["empty"]
         if names != "all" and not (
