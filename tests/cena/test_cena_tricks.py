@@ -240,3 +240,15 @@ def test_feast_until_all_cards_played():
         tricks += any(e["event"] == "trick_won" for e in events)
     assert tricks == 8 and not any(state.hands)
     assert state.phase == "deal"
+
+
+def test_after_a_recorded_private_feast_breach_the_trick_can_end():
+    """A House whose own place was taken by a recorded breach plays where a place is free."""
+    state = at_feast({"private_feast": True}, fixed={0: ["wine-4"]})
+    state.apply({"type": "play", "card": "wine-4", "house": 1}, Mode.RECORDING)
+    assert state.to_move() == 1
+    assert {a["house"] for a in state.legal_actions()} == {0, 2}
+    play(state, (state.legal_actions()[0]["card"], 0))
+    assert {a["house"] for a in state.legal_actions()} == {2}
+    play(state, (state.legal_actions()[0]["card"], 2))
+    assert state.trick == 1 and state.last_trick["winner"] is not None

@@ -133,8 +133,10 @@ class CenaState(GameState):
 
     def open_houses(self, house: int) -> list[int]:
         """Houses ``house`` may play in front of: those without a card (only its own: Private)."""
-        if self.options.private_feast:
-            return [house] if self.table[house] is None else []
+        if self.options.private_feast and self.table[house] is None:
+            return [house]
+        # Only after a recorded Private feast breach can a House find its own place taken: it
+        # then plays where a place is free, so the trick can still end.
         return [h for h, played in enumerate(self.table) if played is None]
 
     def sample_chance(self, rng: random.Random) -> Action:
@@ -306,7 +308,7 @@ class CenaState(GameState):
         if self.table[house] is not None:
             raise IllegalAction(f"House {house} already has a card in front of it", rule=sentence)
         broken = []
-        if self.options.private_feast and house != mover:
+        if house not in self.open_houses(mover):
             broken.append((f"House {mover} played in front of House {house}", rules.PRIVATE_FEAST))
         if card.name not in self.playable(mover):
             broken.append(
