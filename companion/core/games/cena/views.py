@@ -11,6 +11,7 @@ not tell apart.
 
 from __future__ import annotations
 
+import copy
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +56,7 @@ def _trick(state: CenaState) -> dict[str, Any]:
 def _public(state: CenaState) -> dict[str, Any]:
     opts = state.options
     mover = state.to_move()
-    feast = state.phase == "feast"
+    feast, over = state.phase == "feast", state.phase == "over"
     return {
         "game": "cena",
         "players": opts.players,
@@ -63,8 +64,8 @@ def _public(state: CenaState) -> dict[str, Any]:
         "round": min(state.round + 1, opts.rounds),
         "phase": state.phase,
         "to_move": "chance" if mover is CHANCE else mover,
-        "host": state.host if state.phase != "over" else None,
-        "invitation": state.leader if feast else state.host,
+        "host": None if over else state.host,
+        "invitation": state.leader if feast else (None if over else state.host),
         "rules": {
             "private_feast": opts.private_feast,
             "single_course": opts.single_course,
@@ -94,7 +95,7 @@ def _public(state: CenaState) -> dict[str, Any]:
             for a in range(opts.players)
         ],
         "trick": _trick(state) if feast else None,
-        "last_trick": state.last_trick,
+        "last_trick": copy.deepcopy(state.last_trick),
         "scores": [
             {"round": s["round"], "poison": s["poison"], "houses": [dict(h) for h in s["houses"]]}
             for s in state.scores
