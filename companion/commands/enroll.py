@@ -150,11 +150,13 @@ class VirtualSource:
         self.speed = args.speed
         self.readings: Iterator[Observation] | None = None
         self.pending: Observation | None = None
+        self.start = time.monotonic()
+        self.first: float | None = None
 
     def begin(self, step: Any) -> None:
         """The simulated hands start placing the step's tags."""
         self.readings, self.pending = self.hands.readings(step), None
-        self.start, self.first = time.monotonic(), None
+        self.start, self.first = time.monotonic(), None  # the step's clock starts now
 
     def get(self, timeout: float) -> Any:
         """The next reading when it is due, :data:`HANDS_DONE` after the last, else ``None``."""
