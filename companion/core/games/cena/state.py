@@ -109,7 +109,9 @@ class CenaState(GameState):
         if self.phase == "reveal":
             return [{"type": "reveal_poison"}]
         if self.phase == "welcome":
-            hand = self.hands[self.to_move()]  # type: ignore[index]
+            house = self.to_move()
+            assert isinstance(house, int)
+            hand = self.hands[house]
             return [
                 {"type": "welcome", "cards": list(c)} for c in combinations(hand, WELCOME_CARDS)
             ]
