@@ -15,10 +15,15 @@ the tracker, the links and the service run and are tested without a table.
   delivery. ``NOISE`` holds the presets.
 - :mod:`companion.virtual.summary`: tracker events and ground truth reduced to the same
   comparable :class:`~companion.virtual.summary.Summary`.
+- :class:`~companion.virtual.puppet.Puppeteer`: a random *legal* game (its own engine, enforcing)
+  played by hand on a live :class:`~companion.virtual.live.HandTable`, with the phone taps the
+  sensed side needs; :class:`~companion.virtual.show.Show` reads it with ``SimulatedReaders``
+  into a sensed session (the service's default virtual table plays it).
 
 Randomness always comes from a ``random.Random`` passed in, so a seed replays a Course exactly.
 """
 
+from companion.virtual.puppet import Puppeteer
 from companion.virtual.readers import NOISE, Noise, SimulatedReaders
 from companion.virtual.scenario import HANDS, Hands, Scenario
 from companion.virtual.summary import Summary, summarize
@@ -28,6 +33,7 @@ __all__ = [
     "NOISE",
     "Hands",
     "Noise",
+    "Puppeteer",
     "Scenario",
     "SimulatedReaders",
     "Summary",

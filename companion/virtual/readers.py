@@ -2,7 +2,9 @@
 
 Each seat's reader reports, ``rate`` times a second at its own phase, the set of tags it sees: the
 Coaster ring and tokens of every Goblet standing on it (two while one Goblet is set down beside
-another), minus missed reads, plus crosstalk from the two neighbouring seats. :class:`Noise`:
+another), minus missed reads, plus crosstalk from the two neighbouring seats. The scenario may be
+a live one whose ``motions`` and ``duration`` grow while it is read (:mod:`companion.virtual.live`).
+:class:`Noise`:
 
 - ``missed``: probability that a tag on the reader is missed, for a Goblet holding one token;
   ``fill`` makes it likelier in fuller goblets (DESIGN.md: cheap readers "often fail at three or
@@ -88,8 +90,10 @@ class SimulatedReaders:
         next_motion = 0
         pending: list[tuple[float, int, Observation]] = []
         counter = 0
-        ticks = int(scenario.duration * self.rate) + 1
-        for k in range(ticks):
+        k = 0
+        # The duration is read at every tick: a live table (the puppeteer's) grows while it is
+        # read, and the snapshots go on as long as its motions do.
+        while k < int(scenario.duration * self.rate) + 1:
             for seat in order:
                 t = k * period + phases[seat]
                 while next_motion < len(motions) and motions[next_motion].t <= t:
@@ -106,6 +110,7 @@ class SimulatedReaders:
                 delay = rng.uniform(0.0, noise.latency) if noise.latency else 0.0
                 heapq.heappush(pending, (t + delay, counter, obs))
                 counter += 1
+            k += 1
         while pending:
             yield heapq.heappop(pending)[2]
 
@@ -127,6 +132,8 @@ def _apply(motion, standing: list[list[str]], tags: dict[str, list[str]]) -> Non
     """Move the physical table on by one motion."""
     if motion.kind == "pour":
         tags[motion.goblet].append(motion.uid)
+    elif motion.kind == "take":
+        tags[motion.goblet].remove(motion.uid)  # a token taken out of its Goblet: the reveal
     elif motion.kind == "lift":
         standing[motion.seat].remove(motion.goblet)
     else:

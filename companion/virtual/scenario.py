@@ -42,7 +42,8 @@ HOUSE_GOBLETS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Motion:
-    """One thing a hand does at time ``t``: ``lift``/``place`` a Goblet at a seat, or ``pour``."""
+    """One thing a hand does at time ``t``: ``lift``/``place`` a Goblet at a seat, ``pour`` a
+    token (``uid``) into it, or ``take`` one out of it (the reveal empties the Goblets)."""
 
     t: float
     kind: str
@@ -132,11 +133,17 @@ class Scenario:
         Coaster rings); ``specials``: the chance that a Pour is of the Unicorn Antidote or Ogre
         Poison while still in the pool (the rulebook leaves who pours them to the Characters).
         """
-        return _Course(rng, seats, rings, hands or Hands(), names, specials).play(actions)
+        return CourseByHand(rng, seats, rings, hands or Hands(), names, specials).play(actions)
 
 
-class _Course:
-    """The state of a Course while it is generated."""
+class CourseByHand:
+    """The table while a Course is played by hand: its tags, the Goblets' places, the timed motions.
+
+    :meth:`play` plays a random Course (what :meth:`Scenario.generate` returns); a caller that
+    chooses the actions itself (the legal puppeteer, :mod:`companion.virtual.puppet`) uses the
+    hand motions directly: :meth:`pour`, :meth:`peek`, :meth:`rotate` (``step`` 1 is clockwise),
+    :meth:`swap`, with ``t`` the time of the next motion and :meth:`span` a random duration.
+    """
 
     def __init__(
         self,
@@ -183,6 +190,7 @@ class _Course:
                 return uid
 
     def span(self, bounds: tuple[float, float]) -> float:
+        """A random duration within ``bounds`` (seconds)."""
         return self.rng.uniform(*bounds)
 
     def take(self, kind: Token) -> str:
@@ -194,22 +202,27 @@ class _Course:
         return self.pool[kind].pop()
 
     def pour(self, seat: int, uid: str, kind: Token) -> None:
+        """Pour the token ``uid`` of ``kind`` into the Goblet at ``seat``, now."""
         goblet = self.layout[seat]
         self.motions.append(Motion(round(self.t, 3), "pour", goblet, seat, uid))
         self.contents[goblet].append(kind)
         self.pours[-1].append((goblet, kind.value))
 
     def lift(self, seat: int, goblet: str) -> None:
+        """Lift ``goblet`` off ``seat``, now."""
         self.motions.append(Motion(round(self.t, 3), "lift", goblet, seat))
 
     def place(self, seat: int, goblet: str) -> None:
+        """Set ``goblet`` down on ``seat``, now."""
         self.motions.append(Motion(round(self.t, 3), "place", goblet, seat))
 
     def moved(self, move: dict) -> None:
+        """Note a move of the ground truth (a new stretch of pours begins)."""
         self.moves.append(move)
         self.pours.append([])
 
     def play(self, actions: tuple[int, int]) -> Scenario:
+        """Play a whole random Course of ``actions`` (a range) actions: the Scenario."""
         n = self.n
         # Appetizers: "1 Antidote and 2 Poison tokens, plus enough Wine tokens so that the total
         # number of tokens is equal to the number of Goblets", poured one into each at random.
@@ -251,23 +264,29 @@ class _Course:
         )
 
     def act(self, player: int, screen: list[tuple[str, Token]]) -> None:
+        """One random action of ``player`` (``screen``: the tokens behind their screen)."""
         kinds, weights = zip(*ACTIONS, strict=True)
         action = self.rng.choices(kinds, weights)[0]
         if action == "pour" and screen:
             self.pour_from(screen)
         elif action == "peek":
-            goblet = self.layout[player]
-            self.lift(player, goblet)
-            self.t += self.span(self.hands.peek)
-            self.place(player, goblet)
-            self.moved({"event": "lift", "goblet": goblet, "seat": player})
+            self.peek(player)
         elif action == "rotate":
             self.rotate(self.rng.choice((1, -1)))
         elif action == "swap":
             other = self.rng.choice([s for s in range(self.n) if s != player])
             self.swap(player, other)
 
+    def peek(self, seat: int) -> None:
+        """Peek: the Goblet at ``seat`` lifted, looked into and put back."""
+        goblet = self.layout[seat]
+        self.lift(seat, goblet)
+        self.t += self.span(self.hands.peek)
+        self.place(seat, goblet)
+        self.moved({"event": "lift", "goblet": goblet, "seat": seat})
+
     def pour_from(self, screen: list[tuple[str, Token]]) -> None:
+        """Pour a random token from ``screen`` (now and then a special one from the pool)."""
         specials = [k for k in (Token.UNICORN_ANTIDOTE, Token.OGRE_POISON) if self.pool[k]]
         if specials and self.rng.random() < self.specials:
             kind = self.rng.choice(specials)
@@ -277,6 +296,7 @@ class _Course:
         self.pour(self.rng.randrange(self.n), uid, kind)
 
     def rotate(self, step: int) -> None:
+        """Rotate by hand, Goblet by Goblet: ``step`` 1 is clockwise (seat i to i+1), -1 back."""
         n, hands, old = self.n, self.hands, list(self.layout)
         start = self.rng.randrange(n)
         style = self.rng.choice(("chain", "hold", "slide"))
@@ -319,6 +339,7 @@ class _Course:
         self.moved({"event": "rotate", "direction": direction})
 
     def swap(self, a: int, b: int) -> None:
+        """Swap the Goblets at seats ``a`` and ``b`` by hand (the one at ``a`` lifted first)."""
         hands, ga, gb = self.hands, self.layout[a], self.layout[b]
         if self.rng.random() < 0.5:
             self.lift(a, ga)
@@ -339,6 +360,10 @@ class _Course:
             self.place(a, gb)
         self.layout[a], self.layout[b] = gb, ga
         self.moved({"event": "swap", "seats": sorted((a, b))})
+
+
+_Course = CourseByHand
+"""The former private name (kept for callers that subclass it)."""
 
 
 def _counts(kinds: Sequence[Token]) -> dict[str, int]:

@@ -233,6 +233,9 @@ class Tracker:
                 self._pours.forget(uid)
                 self._tags[name].discard(uid)
             self._contents[name] = {}
+            # Fewer tags now: how often the full Goblet was missed altogether no longer says how
+            # often the empty one is (a ring alone, missed runs would look like a lift).
+            self._misses.pop(name, None)
             if not self._tags[name]:
                 self._pinned.add(name)
             events.append(self._event("emptied", goblet=name, tokens=counts))

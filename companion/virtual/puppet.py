@@ -1,0 +1,342 @@
+"""The puppeteer: a random LEGAL game of Raise Your Goblets, played by hand on a live table.
+
+:class:`Puppeteer` plays its own engine instance (enforcing mode: every action it takes is one of
+``legal_actions()``) with a seeded ``random.Random``, and turns each action into what hands and
+phones do on a :class:`~companion.virtual.live.HandTable`:
+
+- a Pour is a token's tag put into the Goblet at that place (a ``pour`` motion);
+- a Peek lifts the player's own Goblet and puts it back; a Rotate moves every Goblet one place,
+  by hand, Goblet by Goblet (the generator's three styles); a Swap exchanges two Goblets;
+- Pass, the Toast, the reveal and the Host's "start the Course" are taps on a phone (a
+  :class:`Tap`: the inputs sensors cannot see); a tie-break shoot-out is entered by hand;
+- before a Course the Goblets go back to their Houses' places and the Host pours the initial
+  tokens ("randomly pour 1 token into each of the Goblets"); at the reveal the Goblets are
+  emptied.
+
+Its play is sensible rather than clever: mostly Pours (Poison into others' Goblets, Antidote often
+into one's own), now and then a Peek, Rotate or Swap, sometimes ending a turn early; after a few
+rounds a player pours their Wine so that they may Call the Toast ("if you have no Wine tokens
+left [...] at the beginning of your turn").
+
+Players look at the table: :meth:`Puppeteer.step` takes what the sensed side has recorded so far
+(a :class:`Sensed`) and waits, at a human pace, until the readers have reported its last action
+before taking the next; the deals the sensed side draws (the Targets) are read from it, as a
+player reads their phone. If the sensed side records something else (a misread, a Host's
+correction, a person playing from a phone), the puppeteer follows the journal from there:
+``desyncs`` counts those times. Without a sensed side it deals for itself.
+
+Supported: 4-6 players, with Coaster rings, without Character cards (the sensors cannot see an
+ability); other options raise ``MalformedInput`` naming the option.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.core import registry
+from companion.core.errors import MalformedInput
+from companion.core.game import CHANCE, Action, Mode
+from companion.core.games.goblets.state import GobletsState
+from companion.core.games.goblets.tokens import Token
+from companion.virtual.live import HandTable
+from companion.virtual.scenario import Hands
+
+THINK = (0.8, 2.5)
+"""Seconds a player takes before an action, once the table has caught up with the last one."""
+IDLE = 0.25
+"""Seconds the puppeteer waits before looking at the sensed side again."""
+PATIENCE = 12.0
+"""Seconds it waits for the readers to report its last action before following the journal."""
+WEIGHTS = {
+    "turn": {"pour": 6.0, "peek": 1.0, "rotate": 0.8, "swap": 1.0, "pass": 0.0},
+    "final": {"pour": 3.0, "peek": 1.2, "rotate": 0.8, "swap": 1.2, "pass": 2.5},
+}
+"""How often a player picks each kind of action (a Pass ends a turn early: see ``EARLY_PASS``)."""
+EARLY_PASS = 1.0
+"""The weight of a Pass after a turn's first action (and 0.15 of it before any)."""
+REVEAL_TAP = 0.2
+"""Seconds between the Goblets emptied and the reveal tapped (a moment, see ``HandTable``)."""
+TOAST_ROUNDS = (2, 3)
+"""The Toast is called from this round on (drawn each Course), once a player may."""
+
+
+@dataclass(frozen=True)
+class Tap:
+    """An input sensors cannot see, at table time ``t``: ``start_course`` (the Host), ``pass``,
+    ``toast`` (a seat's phone), ``reveal`` (the Toast Caller), ``enter`` (``action`` entered by
+    hand: the tie-break shoot-out)."""
+
+    t: float
+    kind: str
+    seat: int | None = None
+    action: Action | None = None
+
+
+@dataclass(frozen=True)
+class Sensed:
+    """What the sensed side has recorded: every ``actions`` of the game so far (the journal),
+    the ``layout`` it believes (place -> Goblet name) and its engine ``state``."""
+
+    actions: Sequence[Action]
+    layout: Mapping[int, str] | None = None
+    state: GobletsState | None = None
+
+
+def check_options(state: Any) -> GobletsState:
+    """``state`` if the puppeteer can play it (see the module docstring), else MalformedInput."""
+    if not isinstance(state, GobletsState):
+        raise MalformedInput("the puppeteer plays 4-6 player Raise Your Goblets", field="players")
+    opts = state.opts
+    if opts.is_winetasters:
+        raise MalformedInput("the puppeteer plays 4-6 players", field="players")
+    if opts.raise_your_memory:
+        raise MalformedInput("the puppeteer plays with Coaster rings", field="raise_your_memory")
+    if opts.characters:
+        raise MalformedInput("the puppeteer plays without Character cards", field="characters")
+    return state
+
+
+@dataclass
+class _Notes:
+    """What the puppeteer remembers of the Course being played."""
+
+    number: int = 0
+    started: bool = False
+    first_turn: int = 0
+    toast_round: int = 2
+
+
+class Puppeteer:
+    """A random legal game played by hand (see the module docstring).
+
+    ``state``: the game to play on (a fresh one, or a resumed one: it is cloned); ``actions``:
+    the actions that made it (the journal, to compare with the sensed side's); ``table``: the
+    physical table to play on (default: a new one set out as ``state`` says).
+    """
+
+    def __init__(
+        self,
+        rng: random.Random,
+        state: GobletsState,
+        *,
+        actions: Sequence[Action] = (),
+        table: HandTable | None = None,
+        hands: Hands | None = None,
+        patience: float = PATIENCE,
+    ) -> None:
+        self.rng = rng
+        self.engine = check_options(state).clone()
+        self.actions: list[Action] = [dict(a) for a in actions]
+        self.patience = patience
+        self.taps: list[Tap] = []
+        """Inputs not yet taken by the driver, in time order."""
+        self.desyncs = 0
+        self._since: float | None = None
+        self._course = _Notes(number=self.engine.course, first_turn=self.engine.turn_number)
+        if table is None:
+            table = HandTable(random.Random(rng.random()), list(state.opts.houses), hands)
+            self._set_out(table)
+        self.table = table
+
+    @staticmethod
+    def new_game(rng: random.Random, options: Mapping[str, Any], **kw: Any) -> Puppeteer:
+        """A puppeteer at the start of a new game with ``options`` (``characters`` default [])."""
+        state = registry.get("goblets").new_state({"characters": [], **options})
+        return Puppeteer(rng, state, **kw)
+
+    def _set_out(self, table: HandTable) -> None:
+        """Set the physical table out as the engine has it (a resumed game)."""
+        engine = self.engine
+        names = [engine.ring_of[g] for g in engine.goblet_at]
+        goblets = {engine.ring_of[g]: dict(c) for g, c in enumerate(engine.goblets)}
+        table.restore(names, goblets)
+        if engine.phase != "initial_pour":
+            table.deal_screens(engine.screens)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the puppeteer's game is over."""
+        return self.engine.is_over()
+
+    # -- one step ----------------------------------------------------------------------------
+
+    def step(self, sensed: Sensed | None = None) -> None:
+        """Do the next thing at the table (an action, a tap, or wait a moment); time moves on."""
+        before = self.table.t
+        if sensed is None or self._is_caught_up(sensed):
+            engine = self.engine
+            if engine.is_over():
+                pass
+            elif engine.phase == "initial_pour":
+                self._setup(sensed)
+            elif engine.phase == "shootout":
+                self._shootout()
+            elif engine.to_move() is CHANCE:
+                self._deal(sensed)
+            elif engine.steps[0]["kind"] == "reveal":
+                self._reveal(engine.steps[0]["seat"])
+            else:
+                self._play(engine.steps[0])
+        if self.table.t <= before:
+            self.table.wait(IDLE)
+        self.table.publish()
+
+    def _is_caught_up(self, sensed: Sensed) -> bool:
+        """True when the sensed side has recorded every action of ours (it may have more)."""
+        mine, theirs = self.actions, list(sensed.actions)
+        if theirs[: len(mine)] == mine:
+            self._since = None
+            return True
+        if mine[: len(theirs)] == theirs:
+            # The readers have not reported our last action yet: a player waits for the table.
+            if self._since is None:
+                self._since = self.table.t
+            if self.table.t - self._since < self.patience:
+                return False
+        self.resync(sensed)
+        return False
+
+    def resync(self, sensed: Sensed) -> None:
+        """Follow what the sensed side recorded (the journal is the truth) from now on."""
+        self.desyncs += 1
+        self._since = None
+        if sensed.state is not None:
+            self.engine = sensed.state.clone()
+            self.actions = [dict(a) for a in sensed.actions]
+            if self.engine.course != self._course.number:
+                started = self.engine.phase != "initial_pour"
+                self._course = _Notes(self.engine.course, started, self.engine.turn_number)
+
+    # -- Course setup -----------------------------------------------------------------------
+
+    def _setup(self, sensed: Sensed | None) -> None:
+        engine, table, course = self.engine, self.table, self._course
+        if course.number != engine.course:
+            self._course = course = _Notes(engine.course)
+        if not table.is_home():
+            # "Each player should take the Goblet with the Coaster ring that matches their House"
+            table.wait(table.span(THINK) / 2)
+            table.bring_one_home()
+            return
+        home = dict(enumerate(table.names))
+        if sensed is not None and sensed.layout is not None and dict(sensed.layout) != home:
+            return  # the readers have not seen the Goblets back home yet
+        if not course.started:
+            table.wait(table.span(THINK))
+            self._tap("start_course")
+            course.started = True
+            return
+        # "Take 1 Antidote and 2 Poison tokens, plus enough Wine tokens [...] Then randomly
+        # "pour" 1 token into each of the Goblets."
+        table.deal_screens(engine.screens)
+        action = engine.sample_chance(self.rng)
+        table.wait(table.hands.start)
+        places = len(engine.places)
+        for place in self.rng.sample(range(places), places):
+            kind = Token(action["tokens"][place])
+            table.pour(place, table.take(kind), kind)
+            table.wait(table.span(table.hands.initial))
+        self._apply(action)
+        course.first_turn = engine.turn_number
+        course.toast_round = self.rng.randint(*TOAST_ROUNDS)
+
+    def _deal(self, sensed: Sensed | None) -> None:
+        """A deal sensors cannot see: the sensed side's (read from it), else our own."""
+        engine = self.engine
+        if sensed is None:
+            self._apply(engine.sample_chance(self.rng))
+            return
+        theirs = list(sensed.actions)
+        if len(theirs) > len(self.actions) and theirs[len(self.actions)]["type"] == engine.phase:
+            self._apply(theirs[len(self.actions)])
+
+    # -- turns --------------------------------------------------------------------------------
+
+    def _round(self) -> int:
+        places = len(self.engine.places)
+        return max(0, self.engine.turn_number - self._course.first_turn - 1) // places
+
+    def _play(self, step: dict[str, Any]) -> None:
+        table = self.table
+        action = self._choose(step)
+        table.wait(table.span(THINK))
+        kind, place = action["type"], step["place"]
+        if kind == "pour":
+            table.pour_screen(place, action["token"], action["goblet"])
+        elif kind == "peek":
+            table.peek(place)  # "Look into Your Goblet": lifted and put back
+        elif kind == "rotate":
+            table.rotate(1 if action["direction"] == "clockwise" else -1)
+        elif kind == "swap":
+            table.swap(place, action["with"])  # "Exchange Your Goblet for that of another player"
+        else:
+            self._tap(kind, step["seat"])  # pass or toast: a phone
+        self._apply(action)
+
+    def _choose(self, step: dict[str, Any]) -> Action:
+        """A sensible legal action for the current step (see the module docstring)."""
+        engine, rng = self.engine, self.rng
+        legal = engine.legal_actions()
+        kinds: dict[str, list[Action]] = {}
+        for action in legal:
+            kinds.setdefault(action["type"], []).append(action)
+        if "toast" in kinds and self._round() >= self._course.toast_round and rng.random() < 0.9:
+            return kinds["toast"][0]
+        weights = dict(WEIGHTS.get(step["kind"], WEIGHTS["final"]))
+        if step["kind"] == "turn":
+            weights["pass"] = EARLY_PASS if engine.taken else 0.15 * EARLY_PASS
+        options = [k for k in weights if k in kinds and weights[k] > 0] or ["pass"]
+        kind = rng.choices(options, [weights[k] for k in options])[0]
+        if kind == "pour":
+            return self._pour(step)
+        return rng.choice(kinds[kind])
+
+    def _pour(self, step: dict[str, Any]) -> Action:
+        engine, rng = self.engine, self.rng
+        place, places = step["place"], len(engine.places)
+        screen = {k: n for k, n in engine.screens[place].items() if n}
+        rush = step["kind"] == "turn" and self._round() >= self._course.toast_round - 1
+        if rush and "wine" in screen and rng.random() < 0.85:
+            token = "wine"  # emptying the screen of Wine, to be allowed to Call the Toast
+        else:
+            token = rng.choices(list(screen), list(screen.values()))[0]
+        others = [p for p in range(places) if p != place]
+        if token in ("poison", "ogre_poison"):
+            goblet = rng.choice(others) if rng.random() < 0.85 else place
+        elif token in ("antidote", "unicorn_antidote"):
+            goblet = place if rng.random() < 0.6 else rng.choice(others)
+        else:
+            goblet = rng.randrange(places)
+        return {"type": "pour", "seat": step["seat"], "goblet": goblet, "token": token}
+
+    def _reveal(self, caller: int) -> None:
+        """ "each player takes the Goblet in front of them [...] and reveals its contents"."""
+        table = self.table
+        table.wait(table.span(THINK))
+        table.empty_goblets()
+        table.wait(REVEAL_TAP)
+        self._tap("reveal", caller)
+        self._apply({"type": "reveal", "seat": caller})
+
+    def _shootout(self) -> None:
+        """The tie-break, entered by hand: the Host's pour, then each tied player's choice."""
+        engine, table = self.engine, self.table
+        if engine.to_move() is CHANCE:
+            action = engine.sample_chance(self.rng)
+        else:
+            action = self.rng.choice(engine.legal_actions())
+        table.wait(table.span(THINK))
+        self._tap("enter", action=action)
+        self._apply(action)
+
+    # -- bookkeeping ----------------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        self.engine.apply(action, Mode.ENFORCING)
+        self.actions.append(dict(action))
+
+    def _tap(self, kind: str, seat: int | None = None, action: Action | None = None) -> None:
+        self.taps.append(Tap(round(self.table.t, 3), kind, seat, action))
