@@ -38,6 +38,7 @@ from companion.core.game import (
     Mode,
     Viewer,
 )
+from companion.core.games.cena import feed as cena_feed
 from companion.core.journal import Entry
 from companion.service.hub import Hub, Message
 from companion.store.journal import UNDO, GameRecord, JournalStore, NotFound, live_entries
@@ -117,6 +118,8 @@ def events_for(game: str, events: list[dict[str, Any]], viewer: Viewer) -> list[
     """The feed events ``viewer`` may see; a game without a known filter publishes none."""
     if game in ALL_PUBLIC_EVENTS:
         return events
+    if game == "cena":  # public but a revoke warning (it tells a House holds the lead suit)
+        return cena_feed.events_for(events, viewer)
     if game in SEAT_ADDRESSED_EVENTS:
         # Raise Your Goblets addresses private events with "to": seat ("poured", "peeked").
         return [e for e in events if "to" not in e or (viewer.is_seat and e["to"] == viewer.index)]
