@@ -1,0 +1,235 @@
+"""The camera adapter: picamera2 on a Pi, cv2.VideoCapture elsewhere, or the virtual twin.
+
+DESIGN.md: "--camera (picamera2 on a Pi, cv2.VideoCapture elsewhere)" and "Every link has a
+virtual twin selected by config". :func:`open_camera` picks the source:
+
+- ``"pi"``: a Raspberry Pi camera through picamera2 (BGR frames of the asked size);
+- a number (``"0"``) or a URL / file path (``"rtsp://..."``, ``"http://.../stream.mjpg"``,
+  ``"session.mp4"``): ``cv2.VideoCapture``;
+- ``"synthetic"``: :class:`SyntheticCamera`, rendered frames of a scene the caller can change;
+- ``"auto"``: picamera2 if importable and a camera answers, else VideoCapture 0 if it opens,
+  else the synthetic camera.
+
+:class:`FrameLoop` reads frames at a steady rate on its own thread, runs
+:func:`vision.detect.detect` on each and hands ``(t, detections)`` to a sink; a frame that cannot
+be read is counted, never fatal, and :meth:`FrameLoop.stop` ends the thread cleanly. This module
+is the only one in ``vision`` that touches devices or a clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from companion.core.errors import MalformedInput
+from vision import render
+from vision.calibrate import Calibration
+from vision.detect import Detections, detect
+
+
+class Camera(Protocol):
+    """A source of BGR frames."""
+
+    def read(self) -> np.ndarray | None:
+        """The next frame, or None when none could be read."""
+
+    def close(self) -> None:
+        """Release the device."""
+
+
+class OpenCVCamera:
+    """``cv2.VideoCapture`` on a device index or a URL / file; ``size`` asks for a resolution."""
+
+    def __init__(self, source: int | str, size: tuple[int, int] | None = None) -> None:
+        self.source = source
+        self._capture = cv2.VideoCapture(source)
+        if not self._capture.isOpened():
+            self._capture.release()
+            raise MalformedInput(f"cannot open camera {source!r}", field="camera")
+        if size is not None:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+
+    def read(self) -> np.ndarray | None:
+        """The next frame, or None (end of a file, a dropped stream)."""
+        ok, frame = self._capture.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        """Release the capture."""
+        self._capture.release()
+
+
+class PiCamera:
+    """A Raspberry Pi camera through picamera2 (imported only here, only when asked for)."""
+
+    def __init__(self, size: tuple[int, int] = (1280, 720)) -> None:
+        try:
+            from picamera2 import Picamera2  # only on a Pi
+        except ImportError:
+            raise MalformedInput("picamera2 is not installed", field="camera") from None
+        self._cam = Picamera2()
+        # picamera2's "RGB888" is laid out B, G, R in memory: OpenCV's order.
+        config = self._cam.create_video_configuration(main={"size": size, "format": "RGB888"})
+        self._cam.configure(config)
+        self._cam.start()
+
+    def read(self) -> np.ndarray | None:
+        """The next frame."""
+        return self._cam.capture_array()
+
+    def close(self) -> None:
+        """Stop and release the camera."""
+        self._cam.stop()
+        self._cam.close()
+
+
+class SyntheticCamera:
+    """The virtual twin: renders :attr:`scene` through a fixed camera pose, fresh noise for
+    every frame. Set :attr:`scene` to move goblets or reveal tokens; :attr:`calibration` is
+    the true calibration (or calibrate from :meth:`empty_frame` as on a real table)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        seats: int = 6,
+        noise: render.Noise | str = "realistic",
+        size: tuple[int, int] = (1280, 720),
+        scene: render.Scene | None = None,
+    ) -> None:
+        self._rng = np.random.default_rng(seed)
+        self.noise = noise
+        self.size = size
+        self.scene = scene or render.random_scene(self._rng, seats, reveal=False)
+        level = render.NOISE[noise] if isinstance(noise, str) else noise
+        self.pose = render.camera_pose(self._rng, size, level)
+        self.calibration = Calibration(
+            self.scene.seats, np.linalg.inv(self.pose), size, "synthetic"
+        )
+        self.frames = 0
+
+    def read(self) -> np.ndarray | None:
+        """A frame of the current scene."""
+        self.frames += 1
+        image, _ = render.render(self.scene, self._rng, self.noise, self.size, pose=self.pose)
+        return image
+
+    def empty_frame(self) -> np.ndarray:
+        """A frame of the bare table (for calibration)."""
+        empty = render.Scene(self.scene.seats)
+        return render.render(empty, self._rng, self.noise, self.size, pose=self.pose)[0]
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _picamera_available() -> bool:
+    try:
+        import picamera2  # noqa: F401 - probing for a Pi
+    except ImportError:
+        return False
+    return True
+
+
+def open_camera(
+    source: str = "auto", size: tuple[int, int] = (1280, 720), seed: int = 0, seats: int = 6
+) -> Camera:
+    """The camera named by ``source`` (see the module docstring)."""
+    if not isinstance(source, str) or not source:
+        raise MalformedInput(
+            f"must be auto, pi, synthetic, an index or a URL: {source!r}", field="camera"
+        )
+    if source == "synthetic":
+        return SyntheticCamera(seed=seed, seats=seats, size=size)
+    if source == "pi":
+        return PiCamera(size)
+    if source == "auto":
+        if _picamera_available():
+            # picamera2 without a camera on the ribbon raises its own errors: try the next source.
+            with contextlib.suppress(Exception):
+                return PiCamera(size)
+        try:
+            return OpenCVCamera(0, size)
+        except MalformedInput:
+            return SyntheticCamera(seed=seed, seats=seats, size=size)
+    return OpenCVCamera(int(source) if source.isdigit() else source, size)
+
+
+Sink = Callable[[float, Detections], None]
+
+
+class FrameLoop:
+    """Reads ``camera`` at ``rate_hz`` on a thread, detects, and calls ``sink(t, detections)``.
+
+    ``t`` is ``clock()`` when the frame was read (monotonic seconds by default). Counters:
+    ``frames`` detected, ``misses`` (no frame), ``errors`` (a frame the detector refused, e.g.
+    of the wrong size); ``last_error`` keeps the latest message for the dashboard.
+    """
+
+    def __init__(
+        self,
+        camera: Camera,
+        calibration: Calibration,
+        sink: Sink,
+        rate_hz: float = 5.0,
+        tokens: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not rate_hz > 0:
+            raise MalformedInput(f"must be > 0, got {rate_hz!r}", field="rate_hz")
+        self.camera, self.calibration, self.sink = camera, calibration, sink
+        self.period = 1.0 / rate_hz
+        self.tokens = tokens
+        self.clock = clock
+        self.frames = self.misses = self.errors = 0
+        self.last_error: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="vision-frames", daemon=True)
+
+    def start(self) -> FrameLoop:
+        """Start the thread; returns self."""
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Ask the loop to end, wait for it, release the camera."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        self.camera.close()
+
+    def is_running(self) -> bool:
+        """Whether the thread is still reading frames."""
+        return self._thread.is_alive()
+
+    def step(self) -> Detections | None:
+        """Read and detect one frame now (the thread's body; also usable without a thread)."""
+        t = self.clock()
+        frame = self.camera.read()
+        if frame is None:
+            self.misses += 1
+            return None
+        try:
+            detections = detect(frame, self.calibration, tokens=self.tokens)
+        except MalformedInput as error:
+            self.errors += 1
+            self.last_error = str(error)
+            return None
+        self.frames += 1
+        self.sink(t, detections)
+        return detections
+
+    def _run(self) -> None:
+        next_at = self.clock()
+        while not self._stop.is_set():
+            self.step()
+            next_at += self.period
+            # A slow frame does not make the loop race to catch up: it skips ahead.
+            next_at = max(next_at, self.clock())
+            self._stop.wait(max(0.0, next_at - self.clock()))

@@ -1,0 +1,52 @@
+"""One frame through the whole pipe: checked, warped, relit, rings read and tokens counted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from companion.core.errors import MalformedInput
+from vision.calibrate import Calibration
+from vision.frame import check_image, normalise, warp
+from vision.rings import RingReading, detect_rings
+from vision.tokens import count_tokens
+
+
+@dataclass(frozen=True)
+class Detections:
+    """What one frame shows: the rings (:class:`~vision.rings.RingReading`) and, when asked
+    for, each seat's revealed tokens (seat -> {kind: count})."""
+
+    rings: RingReading
+    tokens: dict[int, dict[str, int]] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seats": {...}, "rings": [...], "tokens": {"0": {KIND: n}, ...} | null}``."""
+        data = self.rings.to_json()
+        data["tokens"] = (
+            None
+            if self.tokens is None
+            else {str(s): dict(c) for s, c in sorted(self.tokens.items())}
+        )
+        return data
+
+
+def canonical_view(image: Any, calibration: Calibration) -> np.ndarray:
+    """The frame warped to the canonical table and relit (see :mod:`vision.frame`)."""
+    image = check_image(image)
+    if (image.shape[1], image.shape[0]) != tuple(calibration.image_size):
+        raise MalformedInput(
+            f"is {image.shape[1]}x{image.shape[0]}, the calibration is for "
+            f"{calibration.image_size[0]}x{calibration.image_size[1]}",
+            field="image",
+        )
+    return normalise(warp(image, calibration.homography))
+
+
+def detect(image: Any, calibration: Calibration, tokens: bool = True) -> Detections:
+    """Rings at seats and (``tokens``) revealed token counts in one BGR frame."""
+    view = canonical_view(image, calibration)
+    seats = calibration.seats
+    return Detections(detect_rings(view, seats), count_tokens(view, seats) if tokens else None)

@@ -1,0 +1,96 @@
+"""Colours the camera tells apart: six House Coaster rings and five kinds of token.
+
+Rulebook, Ingredients: "6 Goblets (with 6 Coaster rings in 6 colors)" and "52 plastic tokens: 21
+Wine (red) | 15 Poison (black) | 14 Antidote (white) | 1 Unicorn Antidote (blue) | 1 Ogre Poison
+(green)". The ring colours and the colour-blind patterns are the dashboard's
+(``companion/web/static/goblets.js``), so a printed ring set matches the screen. Colours are RGB as
+seen under neutral light on the reference cloth; :mod:`vision.frame` normalises a frame's lighting
+to that reference before colours are compared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import cv2
+import numpy as np
+
+from companion.core.games.goblets.houses import HOUSE_IDS
+
+RGB = tuple[int, int, int]
+
+RING_COLOURS: Mapping[str, RGB] = {
+    "de_miceti": (0x8B, 0x5A, 0x2B),  # brown
+    "mctoadery": (0x2E, 0x8B, 0x57),  # green
+    "aconitiers": (0x6A, 0x3D, 0x9A),  # purple
+    "wespendorf": (0xE0, 0xB0, 0x00),  # yellow
+    "van_visser": (0x1F, 0x78, 0xB4),  # blue
+    "araneros": (0xC0, 0x39, 0x2B),  # red
+}
+"""House id -> ring colour (goblets.js)."""
+
+RING_PATTERNS: Mapping[str, str] = {
+    "de_miceti": "stripes",
+    "mctoadery": "dots",
+    "aconitiers": "cross",
+    "wespendorf": "zigzag",
+    "van_visser": "waves",
+    "araneros": "grid",
+}
+"""House id -> the white pattern printed over the ring colour (goblets.js)."""
+
+TOKEN_COLOURS: Mapping[str, RGB] = {
+    "wine": (150, 25, 45),
+    "poison": (26, 26, 30),
+    "antidote": (238, 236, 228),
+    "unicorn_antidote": (35, 90, 205),
+    "ogre_poison": (40, 150, 60),
+}
+"""Token kind (the tracker's and the engine's names) -> colour."""
+
+CLOTH: RGB = (128, 124, 116)
+"""The reference table cloth: a mid grey that both black and white tokens stand out on."""
+PEWTER: RGB = (168, 168, 172)
+"""A goblet's foot and bowl seen from above."""
+BOWL: RGB = (62, 56, 60)
+"""The dark opening of the bowl."""
+PATTERN: RGB = (236, 236, 236)
+"""The white of the ring patterns."""
+
+assert tuple(RING_COLOURS) == HOUSE_IDS, "one ring colour per House, in rulebook order"
+
+
+def lab(colours: Mapping[str, RGB]) -> tuple[list[str], np.ndarray]:
+    """Names and an ``(n, 3)`` float array of the colours in OpenCV's 8-bit Lab."""
+    names = list(colours)
+    rgb = np.array([[colours[n] for n in names]], dtype=np.uint8)
+    values = cv2.cvtColor(rgb, cv2.COLOR_RGB2Lab)[0].astype(np.float32)
+    return names, values
+
+
+class Classifier:
+    """Nearest reference colour for every pixel of an 8-bit Lab image, by a lookup table.
+
+    Lightness weighs less than the colour axes (``weights``): shading and highlights change it
+    most. The table holds the answer for every Lab value quantised to ``2 ** bits`` levels per
+    axis, so classifying a frame is one indexing, not a distance per pixel and reference.
+    """
+
+    def __init__(self, refs: np.ndarray, weights=(0.6, 1.0, 1.0), bits: int = 6) -> None:
+        self.shift = 8 - bits
+        levels = (np.arange(1 << bits, dtype=np.float32) + 0.5) * (1 << self.shift)
+        grid = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1)
+        w = np.asarray(weights, np.float32)
+        best = np.zeros(grid.shape[:3], np.uint8)
+        best_d = np.full(grid.shape[:3], np.inf, np.float32)
+        for index, ref in enumerate(refs):
+            d = (((grid - ref) * w) ** 2).sum(axis=-1)
+            closer = d < best_d
+            best[closer] = index
+            best_d[closer] = d[closer]
+        self.table = best
+
+    def __call__(self, lab_image: np.ndarray) -> np.ndarray:
+        """The index of the nearest reference for every pixel (uint8, the image's shape)."""
+        q = lab_image >> self.shift
+        return self.table[q[..., 0], q[..., 1], q[..., 2]]

@@ -1,0 +1,220 @@
+"""Coaster rings: which House's ring stands at which seat (pure: an array in, detections out).
+
+Rulebook: "Each player also receives the Coaster ring of the same color as their House and
+attaches it to the base of the Goblet in front of them"; "The colored rings are just a way to help
+you keep track of each single goblet during the game". Input: the canonical view relit by
+:func:`vision.frame.normalise`. Every pixel of the goblet circle is given the nearest reference
+colour (rings, cloth, cloth in shadow, pewter, the bowl's opening, the white of the patterns);
+the pixels of any ring colour are closed over the patterns; where they cover at least
+``MIN_FILL`` of a ring's body (an annulus) around a cloth-free centre, a ring stands, of the
+House whose colour is nearest to the body's median colour (per-pixel colours are too noisy to
+vote). A ring within ``SEAT_TOLERANCE`` of a seat's goblet spot stands at that seat; others are
+loose (in a hand, mid-move).
+
+The tracker (``companion.core.tracking``) consumes per-seat snapshots of tag UIDs. The camera
+speaks the same language: :func:`observations` turns a reading into one
+:class:`~companion.core.observations.Observation` per seat whose tags are pseudo-UIDs, one per
+House (:func:`ring_uid`, hex because the tracker's UIDs are hex), and :func:`ring_registry`
+enrols them as the Coaster rings of Goblets named by House. A tracker fed only by the camera
+then reports rotations, swaps and lifts exactly as with readers (the camera sees no pours).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.core.games.goblets.houses import HOUSE_IDS
+from companion.core.observations import Observation
+from companion.core.tags import TagRegistry
+from vision import layout, palette
+from vision.layout import TableLayout
+
+RING_AREA = math.pi * (layout.RING_OUTER**2 - layout.RING_INNER**2)
+MIN_FILL = 0.45
+"""Ring colours covering this fraction of a ring's body make a ring (the closing fills most of
+the pattern; shading takes some)."""
+SEAT_TOLERANCE = layout.RING_OUTER
+"""A ring whose centre is this close to a seat's goblet spot stands at that seat."""
+ZONE = layout.GOBLET_CIRCLE + layout.RING_OUTER + 16
+"""Rings are looked for within this radius of the table's centre (clear of the reveal areas,
+where a Wine token's red would look like the Arañeros ring)."""
+
+_PALE = {
+    f"{house}~pale": tuple((2 * c + w) // 3 for c, w in zip(rgb, palette.PATTERN, strict=True))
+    for house, rgb in palette.RING_COLOURS.items()
+}
+"""A ring's colour blurred into its white pattern is still that ring's colour."""
+_REFS = {
+    **palette.RING_COLOURS,
+    **_PALE,
+    "cloth": palette.CLOTH,
+    "shadow": tuple(int(v * 0.7) for v in palette.CLOTH),
+    "pewter": palette.PEWTER,
+    "pewter_dark": tuple(int(v * 0.75) for v in palette.PEWTER),
+    "bowl": palette.BOWL,
+    "pattern": palette.PATTERN,
+}
+_NAMES, _LAB = palette.lab(_REFS)
+_CLASSIFY = palette.Classifier(_LAB)
+_RINGISH = 2 * len(palette.RING_COLOURS)
+"""Pixel classes below this index are a ring's colour, pure or pale."""
+_LOOK_HOUSES = [h for h in palette.RING_COLOURS for _ in range(3)]
+_LOOKS = palette.lab(
+    {
+        f"{h}~{k}": tuple(
+            (int(c) * (4 - k) + int(w) * k) // 4 for c, w in zip(rgb, palette.PATTERN, strict=True)
+        )
+        for h, rgb in palette.RING_COLOURS.items()
+        for k in range(3)
+    }
+)[1]
+"""How each House's ring looks from afar: its colour mixed with 0, 1/4 and 1/2 of its white
+pattern (blur and the camera's resolution mix them)."""
+_WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)
+_PATTERN = _NAMES.index("pattern")
+_ZONE_MASK = np.zeros((layout.SIZE, layout.SIZE), np.uint8)
+cv2.circle(_ZONE_MASK, (round(layout.CENTRE[0]), round(layout.CENTRE[1])), round(ZONE), 1, -1)
+_Y0, _Y1 = round(layout.CENTRE[1] - ZONE), round(layout.CENTRE[1] + ZONE) + 1
+_X0, _X1 = round(layout.CENTRE[0] - ZONE), round(layout.CENTRE[0] + ZONE) + 1
+_CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+@dataclass(frozen=True)
+class RingDetection:
+    """One ring seen: its House, its centre (canonical pixels), the seat it stands at (None:
+    loose) and its area as a fraction of a ring's."""
+
+    house: str
+    x: float
+    y: float
+    seat: int | None
+    fill: float
+
+    def to_json(self) -> dict:
+        """JSON-able form."""
+        return {
+            "house": self.house,
+            "x": round(self.x, 1),
+            "y": round(self.y, 1),
+            "seat": self.seat,
+            "fill": round(self.fill, 2),
+        }
+
+
+@dataclass(frozen=True)
+class RingReading:
+    """Every seat's ring (House or None) and every ring detected, seated or loose."""
+
+    seats: dict[int, str | None]
+    rings: list[RingDetection] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """``{"seats": {"0": HOUSE | null, ...}, "rings": [...]}``."""
+        return {
+            "seats": {str(s): h for s, h in sorted(self.seats.items())},
+            "rings": [r.to_json() for r in self.rings],
+        }
+
+
+def _house_of(lab_pixels: np.ndarray) -> str:
+    """The House whose ring colour (pure or blurred into its pattern) is nearest to the median
+    colour of a ring's pixels: a median over a thousand pixels is immune to sensor noise."""
+    median = np.median(lab_pixels.reshape(-1, 3).astype(np.float32), axis=0)
+    d = ((_LOOKS - median) * _WEIGHTS) ** 2
+    return _LOOK_HOUSES[int(d.sum(axis=1).argmin())]
+
+
+def _annulus(shape: tuple[int, int], x: float, y: float, inner: float, outer: float) -> np.ndarray:
+    yy, xx = np.ogrid[: shape[0], : shape[1]]
+    r2 = (xx - x) ** 2 + (yy - y) ** 2
+    return (r2 >= inner * inner) & (r2 <= outer * outer)
+
+
+def _kernel(inner: float, outer: float) -> np.ndarray:
+    half = math.ceil(layout.RING_OUTER) + 1
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    r = np.hypot(xx, yy)
+    k = ((r >= inner) & (r <= outer)).astype(np.float32)
+    return k / k.sum()
+
+
+_BODY = _kernel(layout.RING_INNER + 1, layout.RING_OUTER - 1)
+_HOLE = _kernel(0, layout.RING_INNER - 6)
+_PEAK = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(layout.RING_INNER) + 1,) * 2)
+MIN_APART = 1.6 * layout.RING_OUTER
+"""Two rings' centres are at least this far apart (two goblets' feet cannot overlap)."""
+
+
+def detect_rings(normalised: np.ndarray, seats: int) -> RingReading:
+    """The rings on the canonical, relit view ``normalised`` of a table of ``seats`` seats.
+
+    Ring centres are the peaks of the ring-coloured mask matched against a ring's annulus (less
+    a penalty where the goblet's foot should be), so two goblets touching are still two rings.
+    """
+    table = TableLayout(seats)
+    crop = normalised[_Y0:_Y1, _X0:_X1]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+    classes = _CLASSIFY(lab)
+    zone = _ZONE_MASK[_Y0:_Y1, _X0:_X1]
+    mask = ((classes < _RINGISH) & (zone > 0)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE).astype(np.float32)
+    fill = cv2.filter2D(closed, -1, _BODY, borderType=cv2.BORDER_CONSTANT)
+    score = fill - 0.5 * cv2.filter2D(closed, -1, _HOLE, borderType=cv2.BORDER_CONSTANT)
+    peaks = (score >= cv2.dilate(score, _PEAK) - 1e-6) & (score >= MIN_FILL)
+    ys, xs = np.nonzero(peaks)
+    centres: list[tuple[int, int]] = []
+    for i in np.argsort(-score[ys, xs], kind="stable"):
+        x, y = int(xs[i]), int(ys[i])
+        if all(math.hypot(x - cx, y - cy) >= MIN_APART for cx, cy in centres):
+            centres.append((x, y))
+    found: list[RingDetection] = []
+    yy, xx = np.ogrid[: mask.shape[0], : mask.shape[1]]
+    for x, y in centres:
+        r2 = (xx - x) ** 2 + (yy - y) ** 2
+        body = (r2 >= (layout.RING_INNER + 2) ** 2) & (r2 <= (layout.RING_OUTER - 2) ** 2)
+        cx, cy = float(x + _X0), float(y + _Y0)
+        seat, dist = table.nearest_seat(cx, cy)
+        house = _house_of(lab[body & (classes != _PATTERN)])
+        found.append(
+            RingDetection(
+                house, cx, cy, seat if dist <= SEAT_TOLERANCE else None, float(fill[y, x])
+            )
+        )
+    by_seat: dict[int, str | None] = dict.fromkeys(range(seats))
+    best: dict[int, float] = {}
+    for ring in found:
+        # Two rings cannot stand on one spot: the fuller one is believed.
+        if ring.seat is not None and ring.fill > best.get(ring.seat, 0.0):
+            by_seat[ring.seat] = ring.house
+            best[ring.seat] = ring.fill
+    found.sort(key=lambda r: (r.seat is None, r.seat or 0, r.house))
+    return RingReading(by_seat, found)
+
+
+def ring_uid(house: str) -> str:
+    """The pseudo-UID the camera reports for ``house``'s ring: ``CA3E00`` + the House's index."""
+    return f"CA3E00{HOUSE_IDS.index(house):02X}"
+
+
+def ring_registry(houses: Iterable[str] = HOUSE_IDS) -> TagRegistry:
+    """A tag registry enrolling each House's camera pseudo-UID as the ring of Goblet ``house``."""
+    registry = TagRegistry()
+    for house in houses:
+        registry.add_ring(ring_uid(house), house)
+    return registry
+
+
+def observations(
+    reading: RingReading, t: float, seq: int | None = None, node: str = "camera"
+) -> list[Observation]:
+    """One tracker snapshot per seat: the pseudo-UID of the ring standing there (or none)."""
+    return [
+        Observation.of(t, seat, [] if house is None else [ring_uid(house)], seq=seq, node=node)
+        for seat, house in sorted(reading.seats.items())
+    ]

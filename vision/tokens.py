@@ -1,0 +1,143 @@
+"""Revealed tokens counted by kind in each seat's reveal area (pure: an array in, counts out).
+
+Rulebook, The Toast: "each player takes the Goblet in front of them, no matter the color of its
+Coaster, and reveals its contents"; Ingredients: "Wine (red) | Poison (black) | Antidote (white)
+| Unicorn Antidote (blue) | Ogre Poison (green)". The counts are what
+``companion.core.sensed`` takes at the reveal ("counts: per place, the camera's counts").
+
+Input: the canonical view relit by :func:`vision.frame.normalise`. In each reveal area every
+pixel is given the nearest reference colour (the five tokens, the cloth, the cloth in shadow);
+each kind's mask is cleaned and its holes filled (a token's highlight), then touching or slightly
+overlapping tokens of one colour are separated by the peaks of the mask's distance transform: a
+token's centre is a peak about one token radius high, the neck between two touching tokens is
+much lower. Tokens of different colours are told apart by colour alone.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import layout, palette
+from vision.layout import TableLayout
+
+KINDS = tuple(palette.TOKEN_COLOURS)
+R = layout.TOKEN_RADIUS
+PEAK = 0.5 * R
+"""A distance-transform peak this high (the token's inscribed radius, shrunk by blur and by a
+white token's grey rim) is a token's centre."""
+MERGE = 1.4 * R
+"""A lower peak closer than this to a higher one is not a token (two tokens' centres are at
+least 1.8 R apart; the hole between three touching tokens is 1.15 R from each centre)."""
+TOKEN_AREA = math.pi * R * R
+MIN_AREA = 0.3 * TOKEN_AREA
+"""A blob smaller than this is noise, not a token."""
+LONE = 1.35
+"""A one-peak blob up to this many tokens' area is a lone token (measures a token's area)."""
+AREA_MARGIN = 0.85
+DEFAULT_AREA = 0.8 * TOKEN_AREA
+"""A token's seen area when no lone token is in sight."""
+
+_REFS = {
+    **palette.TOKEN_COLOURS,
+    "cloth": palette.CLOTH,
+    "shadow": tuple(int(v * 0.7) for v in palette.CLOTH),
+}
+_NAMES, _LAB = palette.lab(_REFS)
+_CLASSIFY = palette.Classifier(_LAB)
+_HALF = round(layout.REVEAL_RADIUS + 4)
+_TABLE = np.ones((layout.SIZE, layout.SIZE), np.uint8)
+for _marker in layout.MARKER_IDS:
+    _mx, _my = layout.marker_centre(_marker)
+    cv2.circle(_TABLE, (round(_mx), round(_my)), round(layout.MARKER_KEEP_OUT), 0, -1)
+_DISC = np.zeros((2 * _HALF + 1, 2 * _HALF + 1), np.uint8)
+cv2.circle(_DISC, (_HALF, _HALF), _HALF, 1, -1)
+_OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_PEAK_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(0.6 * R) + 1,) * 2)
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    return filled
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One connected region of one token colour: its area (pixels) and the token centres its
+    distance-transform peaks show."""
+
+    area: int
+    peaks: list[tuple[float, float]]
+
+
+def find_blobs(mask: np.ndarray) -> list[Blob]:
+    """The blobs of a binary mask of one colour, each with its distance-transform peaks."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
+    mask = _fill_holes(mask)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return []
+    dt = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    peaks = (dt >= cv2.dilate(dt, _PEAK_KERNEL) - 1e-3) & (dt >= PEAK)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-dt[ys, xs], kind="stable")  # the highest peaks first: the centres
+    centres: list[tuple[float, float]] = []
+    for i in order:
+        x, y = float(xs[i]), float(ys[i])
+        if all(math.hypot(x - cx, y - cy) >= MERGE for cx, cy in centres):
+            centres.append((x, y))
+    blobs = [Blob(int(stats[b, cv2.CC_STAT_AREA]), []) for b in range(n)]
+    for x, y in centres:
+        blobs[labels[round(y), round(x)]].peaks.append((x, y))
+    return [b for b in blobs[1:] if b.area >= MIN_AREA or b.peaks]
+
+
+def single_area(blobs: list[Blob]) -> float | None:
+    """The area of one token of a colour in this frame: the median area of the blobs that look
+    like one lone token (one peak, not much bigger than a token). Blur and a white token's grey
+    rim shrink what is seen, so the area is measured, not assumed."""
+    lone = [b.area for b in blobs if len(b.peaks) == 1 and b.area <= LONE * TOKEN_AREA]
+    return float(np.median(lone)) if lone else None
+
+
+def blob_count(blob: Blob, one: float) -> int:
+    """How many tokens a blob holds: its peaks, unless its area holds clearly more tokens (a
+    tight clump blurred into one hill shows fewer peaks than tokens). Areas vary by +-20% from
+    token to token (size, shading, blur), so the area only adds tokens past ``AREA_MARGIN``."""
+    extra = blob.area / one - len(blob.peaks)
+    if extra >= AREA_MARGIN:
+        return len(blob.peaks) + round(extra)
+    return max(len(blob.peaks), 1 if blob.area >= MIN_AREA else 0)
+
+
+def area_blobs(normalised: np.ndarray, cx: float, cy: float) -> dict[str, list[Blob]]:
+    """The blobs of each token colour in the reveal area centred at ``(cx, cy)``."""
+    x0, y0 = round(cx) - _HALF, round(cy) - _HALF
+    crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+    classes = _CLASSIFY(lab)
+    area = _DISC & _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
+    out: dict[str, list[Blob]] = {}
+    for index, kind in enumerate(KINDS):
+        mask = ((classes == index) & (area > 0)).astype(np.uint8)
+        out[kind] = [Blob(b.area, [(x + x0, y + y0) for x, y in b.peaks]) for b in find_blobs(mask)]
+    return out
+
+
+def count_tokens(normalised: np.ndarray, seats: int) -> dict[int, dict[str, int]]:
+    """Every seat's revealed tokens: seat -> {kind: count} (every kind, zeros included)."""
+    table = TableLayout(seats)
+    blobs = {s: area_blobs(normalised, *table.reveal_centre(s)) for s in range(seats)}
+    everything = [b for by_kind in blobs.values() for bs in by_kind.values() for b in bs]
+    fallback = single_area(everything) or DEFAULT_AREA
+    counts = {}
+    for kind in KINDS:
+        one = single_area([b for s in blobs for b in blobs[s][kind]]) or fallback
+        for seat in range(seats):
+            counts.setdefault(seat, {})[kind] = sum(blob_count(b, one) for b in blobs[seat][kind])
+    return counts
