@@ -61,8 +61,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--virtual", metavar="SEED", type=int, help="scan a simulated set")
     source.add_argument("--script", metavar="FILE", help="JSON lines of observations and keys")
     parser.add_argument(
-        "--data-dir", "--data", dest="data_dir", type=Path, default=Path("./data"),
-        help="data directory; the registry is DIR/registry.json (default ./data)",
+        "--data-dir", "--data", dest="data_dir", type=Path, default=None,
+        help="data directory; the registry is DIR/registry.json (default ./data, and"
+        " ./data/virtual with --virtual so a simulated set never replaces the real one)",
     )  # fmt: skip
     parser.add_argument(
         "--houses", nargs="+", help=f"the Houses whose rings to enroll (default all: {HOUSE_IDS})"
@@ -412,7 +413,11 @@ def _houses(args: argparse.Namespace) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the enrollment; returns 0 when every step has tags, else 1."""
-    path = args.data_dir / "registry.json"
+    data_dir = args.data_dir
+    if data_dir is None:
+        # A tried-out simulated set must not become the registry `companion serve --mqtt` reads.
+        data_dir = Path("./data/virtual") if args.virtual is not None else Path("./data")
+    path = data_dir / "registry.json"
     houses = _houses(args)
     registry = None if args.fresh else load_registry(path)
     if args.virtual is None and args.speed != 1.0:
