@@ -116,6 +116,15 @@ def test_virtual_set_is_enrolled_exactly(tmp_path, capsys):
     assert registry_of(tmp_path) == VirtualSet(random.Random(7)).registry()
 
 
+def test_a_virtual_set_never_replaces_the_real_registry(tmp_path, capsys, monkeypatch):
+    """Without --data-dir, --virtual saves to ./data/virtual, not ./data (what serve reads)."""
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = enroll(capsys, "--virtual", 7, "--speed", 0, "--yes")
+    assert status == 0, out
+    assert registry_of(tmp_path / "data" / "virtual") == VirtualSet(random.Random(7)).registry()
+    assert not (tmp_path / "data" / "registry.json").exists()
+
+
 def test_the_registry_drives_companion_track(tmp_path, capsys, monkeypatch):
     enroll(capsys, "--virtual", 2, "--speed", 0, "--yes", "--data-dir", tmp_path)
     tagset = VirtualSet(random.Random(2))
