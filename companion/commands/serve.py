@@ -16,7 +16,7 @@ from pathlib import Path
 
 from companion import config as settings
 from companion.core.errors import MalformedInput
-from companion.core.game import PUBLIC, Mode
+from companion.core.game import Mode
 from companion.core.tags import TagRegistry
 from companion.service import Service, VirtualTable
 from companion.service.hardware import HardwareTable
@@ -76,12 +76,8 @@ def start_virtual_table(service: Service, config: settings.Config):
     """Start the virtual table the settings ask for; returns it (it has ``stop()``)."""
     sensed = config.virtual.mode == "sensed" and "goblets" in service.games
     if sensed and config.game.name == "goblets":
-        table = service.table
-        phase = table.state.view(PUBLIC).get("phase") if table else None
-        if table is not None and not table.state.is_over() and phase != "initial_pour":
-            # Simulated hands start every Course from the Houses' seats: a Course resumed
-            # half-way cannot be continued by them, so the demo deals a new game.
-            table = None
+        # The legal puppet game, read by simulated readers; a resumed game (mid-Course too) is
+        # taken up where the journal left it (companion/service/sensed_demo.py).
         service.default_mode = Mode.RECORDING
         demo = SensedDemo(
             service,
@@ -89,7 +85,8 @@ def start_virtual_table(service: Service, config: settings.Config):
             speed=config.virtual.speed,
             noise=config.virtual.noise,
         )
-        if table is None:
+        table = service.table
+        if table is None or table.record.game != "goblets":
             service.new_game("goblets", demo.options)
         for seat in range(service.table.state.num_seats):
             service.set_reader(seat, "virtual")

@@ -1,12 +1,26 @@
-"""The virtual table as virtual hardware: simulated hands and readers drive a sensed game.
+"""The virtual table as virtual hardware: a legal puppet game, read by simulated readers.
 
-Each Course is a :class:`~companion.virtual.Scenario` (a Course played by hand: the initial pour,
-pours, rotations, swaps, Peeks, goblets in the air) read by
-:class:`~companion.virtual.SimulatedReaders` with noise, in real time (``speed`` scales it). The
-snapshots go through the same :class:`~companion.service.sensing.SensedTable` as a real table's:
-the tracker decides the table events and the engine records them. Nobody senses a voice, so when
-the Course's hands are done the seat whose turn it is Calls the Toast and the Goblets are
-revealed. A finished game is followed by a new one after ``restart_after``.
+The default of ``companion serve`` without hardware. A
+:class:`~companion.virtual.puppet.Puppeteer` plays a random *legal* game of Raise Your Goblets
+with its own engine and turns every action into hand motions on a live table (pours, Peeks,
+Rotates and Swaps by hand, Goblet by Goblet) and phone taps (Pass, Toast, reveal, the Host's
+"start the Course"). :class:`~companion.virtual.SimulatedReaders` (noise: ``[virtual] noise``)
+read that table in real time (``speed`` scales it) into the service's
+:class:`~companion.service.sensing.SensedTable`: tracker -> sensed session -> engine (recording)
+-> journal -> views. Since the game is legal and read exactly, the dashboard shows whole Courses
+to the Toast, the reveal and the next Course, game after game, with no rule warning. The players
+look at the table: each waits until the journal has its last action before the next one, and the
+Target deal they play under is the one the service drew.
+
+Restarts: the demo resumes the journal's game where it stands, mid-Course included. The hands set
+the physical table out as the journal has it (each Goblet at its place holding the tokens the
+journal says, the screens likewise) and the tracker starts knowing those tokens are in their
+Goblets, so nothing is poured twice. What was in the air at the kill (a Goblet lifted, a token
+read but not yet journaled) is lost, as it is not in the journal: the Course goes on from the last
+journaled action. A Course killed during its initial pour starts its initial pour again.
+
+When the journal goes another way than the puppeteer (the Host enters or undoes an action, a
+person plays a seat from a phone, a misread), the puppeteer follows the journal from there.
 """
 
 from __future__ import annotations
@@ -17,20 +31,70 @@ import threading
 import time
 from typing import Any
 
-from companion.core.errors import CupbearerError
-from companion.core.game import PUBLIC
+from companion.core.errors import CupbearerError, MalformedInput
+from companion.core.game import HOST, Mode
+from companion.core.games.goblets.state import GobletsState
+from companion.core.observations import Observation
 from companion.service.sensing import SensedTable
 from companion.service.table import Service
-from companion.virtual import NOISE, Scenario, SimulatedReaders
+from companion.virtual import NOISE
+from companion.virtual.puppet import Puppeteer, Sensed, Tap, check_options
+from companion.virtual.show import Show
 
 log = logging.getLogger(__name__)
 
 DEMO_OPTIONS: dict[str, Any] = {"players": 4, "characters": []}
-"""The sensed demo's game: four Houses, no Character abilities to wait for."""
+"""The sensed demo's game: four Houses, no Character abilities (the sensors cannot see them)."""
+BEHIND = 2.0
+"""Seconds the show may fall behind the real clock before it stops trying to catch up."""
+
+
+class ServiceSink:
+    """The service's sensed table as the sensed side of the puppet show (``virtual.show``)."""
+
+    def __init__(self, service: Service, bridge: SensedTable) -> None:
+        self.service = service
+        self.bridge = bridge
+
+    @property
+    def game_id(self) -> int:
+        """The game this sink records into."""
+        return self.bridge.game_id
+
+    def observe(self, obs: Observation) -> None:
+        """One reader snapshot."""
+        self.bridge.observe(obs)
+
+    def tap(self, tap: Tap) -> None:
+        """A phone tap (or the Host's hand): what sensors cannot see."""
+        bridge = self.bridge
+        try:
+            if tap.kind == "start_course":
+                bridge.start_course()
+            elif tap.kind == "pass":
+                bridge.end_turn(tap.seat)
+            elif tap.kind == "toast":
+                bridge.toast(tap.seat)
+            elif tap.kind == "reveal":
+                bridge.reveal()
+            elif tap.kind == "enter":  # the tie-break, entered by the Host
+                self.service.act(tap.action, by=HOST, mode=Mode.RECORDING)
+        except CupbearerError as error:
+            # The journal went another way (the Host acted): the puppeteer will follow it.
+            log.info("sensed demo: %s refused: %s", tap.kind, error)
+
+    def sensed(self) -> Sensed:
+        """The journal's actions of this game, the layout the tracker believes, the state."""
+        with self.service.lock:
+            table = self.service.table
+            if table is None or table.record.id != self.game_id:
+                return Sensed([], None, None)
+            actions = [entry.action for entry in table.live]
+            return Sensed(actions, dict(self.bridge.session.table.layout), table.state)
 
 
 class SensedDemo:
-    """A thread playing sensed Courses on ``service``'s goblets game; :meth:`stop` ends it."""
+    """A thread playing the puppet show on ``service``'s goblets game; :meth:`stop` ends it."""
 
     def __init__(
         self,
@@ -42,16 +106,27 @@ class SensedDemo:
         rng: random.Random | None = None,
     ) -> None:
         self.service = service
-        self.options = dict(options or DEMO_OPTIONS)
+        self.options = {**DEMO_OPTIONS, **(options or {})}
+        check_options(service.games["goblets"].new_state(self.options))  # refused now, clearly
+        if noise not in NOISE:
+            raise MalformedInput(f"unknown noise {noise!r} (known: {sorted(NOISE)})", field="noise")
         self.speed = speed
         self.noise = NOISE[noise]
         self.rng = rng or random.Random()
-        self.courses = 0
-        self.bridge: SensedTable | None = None
+        self.show: Show | None = None
+        self.sink: ServiceSink | None = None
+        self.games = 0
+        """How many games the demo started (after the first it found or made)."""
+        self._anchor: tuple[float, float] | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sensed-demo", daemon=True)
-        # Deals are drawn by the service until a Course's session starts; the hands pour.
+        # Deals are drawn by the service until a game's sensed session starts; the hands pour.
         service.sensed_chance = frozenset({"initial_pour"})
+
+    @property
+    def bridge(self) -> SensedTable | None:
+        """The sensed session of the current game."""
+        return None if self.sink is None else self.sink.bridge
 
     def start(self) -> SensedDemo:
         """Start playing."""
@@ -64,20 +139,24 @@ class SensedDemo:
         if self._thread.is_alive():
             self._thread.join(timeout=10)
 
+    # -- the thread ------------------------------------------------------------------------------
+
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
                 self._step()
             except CupbearerError as error:
-                log.warning("sensed demo: %s; starting a new game", error)
-                self._new_game()
+                log.warning("sensed demo: %s; following the journal afresh", error)
+                self.sink = None
+                self._stop.wait(1.0)
             except Exception:
-                log.exception("sensed demo failed; starting a new game")
+                log.exception("sensed demo failed; following the journal afresh")
+                self.sink = None
                 self._stop.wait(2.0)
-                self._new_game()
 
     def _new_game(self) -> None:
         self.service.new_game("goblets", self.options)
+        self.games += 1
 
     def _step(self) -> None:
         table = self.service.table
@@ -85,34 +164,55 @@ class SensedDemo:
             self._new_game()
             return
         if table.state.is_over():
-            self._stop.wait(self.service.config.virtual.restart_after)
-            if not self._stop.is_set():
+            if not self._stop.wait(self.service.config.virtual.restart_after):
                 self._new_game()
+            self._anchor = None
             return
-        self.play_course()
+        if self.sink is None or self.sink.game_id != table.record.id:
+            self._attach()
+        assert self.show is not None
+        self.show.step(before=self._pace)
 
-    def play_course(self) -> None:
-        """One Course: hands and readers in real time, then the Toast and the reveal."""
-        seats = self.service.table.state.num_seats
-        scenario = Scenario.generate(self.rng, seats, specials=0.0)
-        self.bridge = SensedTable(self.service, scenario.registry, scenario.initial_layout())
-        self.bridge.start_course()
-        readers = SimulatedReaders(scenario, self.noise, random.Random(self.rng.random()))
-        start = time.monotonic()
-        for observation in readers.snapshots():
-            delay = start + observation.t / self.speed - time.monotonic()
-            if delay > 0 and self._stop.wait(delay):
-                return
-            self.bridge.observe(observation)
-        self.bridge.advance(scenario.duration + 3.0)
-        # Nobody senses a voice: the seat whose turn it is Calls the Toast, then the reveal.
-        if self._stop.wait(2.0 / self.speed):
-            return
-        step = self.service.table.state.view(PUBLIC).get("step") or {}
-        if step.get("taken") and self.bridge.turn_seat() is not None:
-            self.bridge.end_turn(self.bridge.turn_seat())  # "as your first (and only) action"
-        self.bridge.toast(self.bridge.turn_seat() or 0)
-        if self._stop.wait(3.0 / self.speed):
-            return
-        self.bridge.reveal(scenario.duration + 4.0)
-        self.courses += 1
+    def _attach(self) -> None:
+        """Play the service's current game: the puppeteer takes it up from the journal."""
+        service = self.service
+        with service.lock:
+            table = service.table
+            assert table is not None
+            state = table.state
+            actions = [entry.action for entry in table.live]
+        assert isinstance(state, GobletsState)
+        rng = random.Random(self.rng.random())
+        show = self.show
+        if show is not None and not any(show.puppet.table.inside.values()):
+            # The Goblets stand empty where the last game left them: the hands go on from there.
+            puppet = Puppeteer(rng, state, actions=actions, table=show.puppet.table)
+        else:
+            puppet = Puppeteer(rng, state, actions=actions)  # set out as the journal has it
+            show = None
+        hands = puppet.table
+        contents = {name: list(uids) for name, uids in hands.inside.items() if uids}
+        layout = dict(enumerate(hands.layout))
+        bridge = SensedTable(service, hands.registry, layout, contents=contents)
+        self.sink = ServiceSink(service, bridge)
+        if show is None:
+            self.show = Show(puppet, self.sink, self.noise, random.Random(rng.random()))
+        else:
+            show.puppet, show.sink = puppet, self.sink
+        for seat in range(state.num_seats):
+            service.set_reader(seat, "virtual")
+        self._anchor = None
+        log.info("sensed demo: playing game %s from seq %s", table.record.id, table.seq)
+
+    def _pace(self, t: float) -> bool:
+        """Wait until the real clock reaches table time ``t``; False when stopping."""
+        now = time.monotonic()
+        if self._anchor is None:
+            self._anchor = (now, t)
+        start, t0 = self._anchor
+        delay = start + (t - t0) / self.speed - now
+        if delay > 0:
+            return not self._stop.wait(delay)
+        if delay < -BEHIND:
+            self._anchor = (now, t)  # a pause (a slow machine, a long wait): go on from here
+        return not self._stop.is_set()

@@ -50,7 +50,8 @@ class SensedTable:
     """The sensed session of the service's current Raise Your Goblets game.
 
     ``registry``: the enrolled tags; ``layout``: place -> Goblet name now (default: each Goblet
-    at its House's place, as at Course setup).
+    at its House's place, as at Course setup); ``contents``: Goblet name -> the token UIDs already
+    in it (a Course resumed after a restart, see :class:`~companion.core.sensed.SensedSession`).
     """
 
     def __init__(
@@ -58,6 +59,7 @@ class SensedTable:
         service: Service,
         registry: TagRegistry,
         layout: Mapping[int, str] | None = None,
+        contents: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         self.service = service
         self.lock = threading.RLock()
@@ -65,7 +67,9 @@ class SensedTable:
         if table is None:
             raise IllegalAction("no game in progress", rule="The Host starts a game first.")
         service.sensed_chance = CHANCE_TYPES
-        self.session = SensedSession(table.state.clone(), registry, layout=layout, rng=service.rng)
+        self.session = SensedSession(
+            table.state.clone(), registry, layout=layout, rng=service.rng, contents=contents
+        )
         self.game_id = table.record.id
         self.recorded: list[Action] = []
         """Every action recorded through this session (for tests and the log)."""

@@ -30,7 +30,8 @@ class SensedSession:
     ``layout``: place -> Goblet name now (default: the Houses' rings at their places; with Raise
     Your Memory, the Goblets named by the places' Houses); ``ring_houses``: ring name -> House
     (default: rings named by their Houses); ``config``: tracker thresholds; ``rng``: draws the
-    chance events sensors cannot see (see :class:`SensedTable`).
+    chance events sensors cannot see (see :class:`SensedTable`); ``contents``: Goblet name ->
+    the token UIDs already in it (a Course resumed half-way: never reported as pours).
     """
 
     def __init__(
@@ -42,12 +43,17 @@ class SensedSession:
         ring_houses: Mapping[str, str] | None = None,
         config: TrackerConfig | None = None,
         rng: random.Random | None = None,
+        contents: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         if not isinstance(registry, TagRegistry):
             raise MalformedInput("must be a TagRegistry", field="registry")
         self.table = SensedTable(state, layout=layout, ring_houses=ring_houses, rng=rng)
         self.tracker = Tracker(
-            registry, self.table.places, config, initial_layout=dict(self.table.layout)
+            registry,
+            self.table.places,
+            config,
+            initial_layout=dict(self.table.layout),
+            initial_contents=contents,
         )
 
     @property

@@ -50,7 +50,7 @@ from typing import Any
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.tokens import Token
 from companion.core.observations import Observation
-from companion.core.tags import Ring, TagRegistry, check_name
+from companion.core.tags import Ring, TagRegistry, TokenTag, check_name
 from companion.core.tracking.config import TrackerConfig
 from companion.core.tracking.evidence import MissRate, SeatWindow
 from companion.core.tracking.moves import classify
@@ -65,7 +65,9 @@ class Tracker:
     ``initial_layout`` (seat -> Goblet name) is the table at the start of the Course ("Each
     player should take the Goblet with the Coaster ring that matches their House"); it is needed
     where Goblets cannot be seen before the initial pour (Raise Your Memory). Without it the first
-    layout read from the rings is reported as a ``layout`` event.
+    layout read from the rings is reported as a ``layout`` event. ``initial_contents`` (Goblet ->
+    token UIDs) are tokens already in the Goblets when tracking starts (a Course resumed after a
+    restart): they are never reported as pours.
     """
 
     def __init__(
@@ -74,6 +76,7 @@ class Tracker:
         seats: int,
         config: TrackerConfig | None = None,
         initial_layout: Mapping[int, str] | None = None,
+        initial_contents: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         if isinstance(seats, bool) or not isinstance(seats, int) or seats < 2:
             raise MalformedInput(f"must be an integer >= 2, got {seats!r}", field="seats")
@@ -109,6 +112,18 @@ class Tracker:
             if len(layout) == seats:
                 self._settled = dict(layout)
                 self._rebase = False
+        for goblet, uids in (initial_contents or {}).items():
+            self._join(check_name(goblet, f"initial_contents.{goblet}"))
+            for uid in uids:
+                tag = registry.lookup(uid)
+                if not isinstance(tag, TokenTag) or uid in self._owner:
+                    raise MalformedInput(
+                        f"not an enrolled token, or in two Goblets: {uid!r}",
+                        field=f"initial_contents.{goblet}",
+                    )
+                self._owner[uid] = goblet
+                self._contents[goblet][uid] = tag.token
+                self._tags[goblet].add(uid)
 
     # ----------------------------------------------------------------- inputs
 

@@ -1,0 +1,129 @@
+"""The default virtual table of ``companion serve``: a legal puppet game, read by simulated readers
+through the tracker and the sensed session into the journal. On a fast clock (``virtual.speed``)
+it plays whole Courses to the reveal and game after game with no rule warning in the public feed,
+and a restart mid-Course takes the same game up where the journal left it."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from companion import config
+from companion.commands.serve import start_virtual_table
+from companion.core import registry
+from companion.core.game import PUBLIC, Mode
+from companion.service import Service
+from companion.store.journal import live_entries
+
+
+def settings(tmp_path, **changes):
+    return config.replace(
+        config.Config(),
+        data_dir=str(tmp_path),
+        **{"virtual.speed": 300.0, "virtual.restart_after": 0.1, **changes},
+    )
+
+
+def resume(conf) -> Service:
+    """What ``companion serve`` does first: the service, and the journal's game replayed."""
+    service = Service(conf, rng=random.Random(11))
+    service.sensed_chance = frozenset({"initial_pour"})
+    service.resume()
+    return service
+
+
+def serve(conf) -> tuple[Service, object]:
+    """What ``companion serve`` does without hardware (minus the web server)."""
+    service = resume(conf)
+    return service, start_virtual_table(service, conf)
+
+
+def wait_for(predicate, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise AssertionError("the virtual table did not get there in time")
+
+
+def replay_enforcing(service: Service, game_id: int):
+    """The game's journal replayed with every rule enforced: the puppet game was legal."""
+    record = service.store.game(game_id)
+    state = registry.get("goblets").new_state(record.options)
+    warnings = []
+    for entry in live_entries(service.store.entries(game_id)):
+        assert entry.mode is Mode.RECORDING
+        events = state.apply(entry.action, Mode.ENFORCING)
+        warnings += [e for e in events if e.get("event") == "rule_warning"]
+    return state, warnings
+
+
+def test_the_default_virtual_table_plays_legal_games_one_after_another(tmp_path):
+    conf = settings(tmp_path)
+    assert conf.virtual.mode == "sensed" and conf.is_virtual  # the defaults of companion serve
+    service, demo = serve(conf)
+    public_warnings = []
+    try:
+        first = service.table.record.id
+
+        def second_game_revealed() -> bool:
+            message = service.message(PUBLIC)
+            public_warnings.extend(
+                e for e in message.get("events", []) if e.get("event") == "rule_warning"
+            )
+            view = message.get("view") or {}
+            return message["game_id"] != first and bool(view.get("results"))
+
+        wait_for(second_game_revealed)
+    finally:
+        demo.stop()
+    assert public_warnings == []
+    state, warnings = replay_enforcing(service, first)
+    assert warnings == [] and state.warnings == []
+    assert state.is_over() and len(state.results) == 3
+    assert state.outcome() == service.store.game(first).outcome
+    kinds = {e.action["type"] for e in service.store.entries(first)}
+    assert {"initial_pour", "deal_targets", "pour", "toast", "reveal"} <= kinds
+    assert {n["kind"] for n in service.notices} <= {"shootout"}
+    assert demo.show.puppet.desyncs == 0
+    assert service.message(PUBLIC)["readers"] == {str(s): "virtual" for s in range(4)}
+    service.close()
+
+
+def test_a_restart_mid_course_takes_the_same_game_up(tmp_path):
+    conf = settings(tmp_path, **{"virtual.speed": 150.0})
+    service, demo = serve(conf)
+    try:
+        game = service.table.record.id
+
+        def mid_course() -> bool:
+            state = service.table.state
+            poured = sum(sum(g.values()) for g in state.goblets)
+            return state.phase == "play" and state.stage == "turns" and poured >= 8
+
+        wait_for(mid_course)
+    finally:
+        demo.stop()
+    stopped_at = service.table.seq
+    course = service.table.state.course
+    service.close()
+
+    service = resume(conf)  # the restart: the journal is replayed ...
+    assert service.table.record.id == game and service.table.seq == stopped_at
+    assert service.table.state.stage == "turns"
+    demo = start_virtual_table(service, conf)  # ... and the demo takes the Course up
+    try:
+        wait_for(lambda: len(service.table.state.results) >= course)
+    finally:
+        demo.stop()
+    assert service.table.record.id == game
+    state, warnings = replay_enforcing(service, game)
+    assert warnings == [] and state.warnings == []
+    # Nothing poured twice: the tracker knew the tokens already in the Goblets, so at the reveal
+    # its contents were the journal's (else a contents_mismatch notice and a corrected reveal).
+    reveals = [e.action for e in service.store.entries(game) if e.action["type"] == "reveal"]
+    assert all("goblets" not in action for action in reveals)
+    assert [n["kind"] for n in service.notices] == []
+    assert demo.show.puppet.desyncs == 0
+    service.close()
