@@ -46,6 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--pace", type=float, help="engine mode: seconds between actions")
     parser.add_argument("--speed", type=float, help="sensed mode: faster than real hands by")
+    parser.add_argument(
+        "--noise",
+        choices=("none", "moderate", "heavy", "brutal"),
+        help="sensed mode: the simulated readers' missed reads and crosstalk (default moderate)",
+    )
     parser.add_argument("--no-mdns", action="store_true", help="do not advertise cupbearer.local")
     parser.set_defaults(func=run)
 
@@ -62,6 +67,7 @@ def build_config(args: argparse.Namespace) -> settings.Config:
         ("serial", "hardware.serial"),
         ("pace", "virtual.pace"),
         ("speed", "virtual.speed"),
+        ("noise", "virtual.noise"),
         ("virtual", "virtual.mode"),
     ):
         value = getattr(args, flag)

@@ -107,7 +107,11 @@ class SensedDemo:
     ) -> None:
         self.service = service
         self.options = {**DEMO_OPTIONS, **(options or {})}
-        check_options(service.games["goblets"].new_state(self.options))  # refused now, clearly
+        try:
+            check_options(service.games["goblets"].new_state(self.options))
+        except MalformedInput as error:  # refused at start, with the way out
+            message = f"{error.detail}; the engine virtual table (--virtual engine) plays any"
+            raise MalformedInput(message, field=error.field) from None
         if noise not in NOISE:
             raise MalformedInput(f"unknown noise {noise!r} (known: {sorted(NOISE)})", field="noise")
         self.speed = speed

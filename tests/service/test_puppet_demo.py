@@ -5,12 +5,17 @@ and a restart mid-Course takes the same game up where the journal left it."""
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 
+import pytest
+
 from companion import config
+from companion.commands import serve as serve_command
 from companion.commands.serve import start_virtual_table
 from companion.core import registry
+from companion.core.errors import MalformedInput
 from companion.core.game import PUBLIC, Mode
 from companion.service import Service
 from companion.store.journal import live_entries
@@ -127,3 +132,19 @@ def test_a_restart_mid_course_takes_the_same_game_up(tmp_path):
     assert [n["kind"] for n in service.notices] == []
     assert demo.show.puppet.desyncs == 0
     service.close()
+
+
+def test_a_game_the_puppeteer_cannot_play_is_refused_at_start_by_name(tmp_path):
+    conf = settings(tmp_path, **{"game.options": {"players": 8}})
+    service = resume(conf)
+    with pytest.raises(MalformedInput, match="--virtual engine") as error:
+        start_virtual_table(service, conf)
+    assert error.value.field == "players"
+    service.close()
+
+
+def test_the_noise_of_the_simulated_readers_is_a_serve_option(tmp_path):
+    parser = argparse.ArgumentParser()
+    serve_command.register(parser.add_subparsers())
+    args = parser.parse_args(["serve", "--data", str(tmp_path), "--noise", "heavy"])
+    assert serve_command.build_config(args).virtual.noise == "heavy"
