@@ -2,7 +2,8 @@
 
 Each page then listens to its viewer's SSE stream (static/live.js). Pages: the Table (public
 tablet), a Seat (a player's phone, by its link), the Host (PIN), History (past games and the
-replay timeline) and the Courtroom (The Gods Will Have Blood).
+replay timeline), the Courtroom (The Gods Will Have Blood) and Cena (the trick-taking table; a Cena
+seat's phone gets its own page).
 """
 
 from __future__ import annotations
@@ -44,10 +45,11 @@ def seat(token: str):
     index = service.seat_of(token)
     if index is None:
         abort(404, "unknown seat link")
+    message = service.message(Viewer.seat(index))
     return render_template(
-        "seat.html",
+        "cena_seat.html" if message.get("game") == "cena" else "seat.html",
         page="seat",
-        message=service.message(Viewer.seat(index)),
+        message=message,
         token=token,
         csrf=auth.seat_csrf(_ctx().secret, token),
     )
@@ -94,5 +96,25 @@ def courtroom():
         page="courtroom",
         message=service.message(PUBLIC),
         host=auth.is_host(),
+        csrf=auth.session_csrf(),
+    )
+
+
+@bp.get("/cena")
+def cena():
+    """Cena on the tablet: Houses, alliances, the poison, Welcome cards, the trick, the score pad.
+
+    With the Host logged in on this tablet, each House's join code is shown too.
+    """
+    from companion.web.api import seat_links
+
+    service = _ctx().service
+    table = service.table
+    show_links = auth.is_host() and table is not None and table.record.game == "cena"
+    return render_template(
+        "cena.html",
+        page="cena",
+        message=service.message(PUBLIC),
+        links=seat_links() if show_links else [],
         csrf=auth.session_csrf(),
     )

@@ -38,7 +38,28 @@
       if (document.getElementById("legacy").checked) options.legacy = true;
       options.show_pourer = document.getElementById("show-pourer").checked;
     }
+    if (game === "cena") Object.assign(options, cenaOptions(options));
     act("/api/host/game", {game, options});
+  });
+  // Cena's options (docs/cena.md): Houses 3-5, the Host House, the variants, the poison cards.
+  function cenaOptions(given) {
+    const value = (id) => document.getElementById(id);
+    const out = {players: Number(value("cena-players").value), host: Number(value("cena-host").value)};
+    if (value("cena-private").checked) out.private_feast = true;
+    if (value("cena-single").checked) out.single_course = true;
+    const poisons = [...document.querySelectorAll(".cena-poison:checked")].map((box) => Number(box.value));
+    if (poisons.length !== 8) out.poison_cards = poisons;
+    return Object.assign(out, given);  // "More options" JSON wins
+  }
+  const gameName = document.getElementById("game-name");
+  const showOptions = () => {
+    document.getElementById("goblets-options").hidden = gameName.value !== "goblets";
+    document.getElementById("cena-options").hidden = gameName.value !== "cena";
+  };
+  gameName.addEventListener("change", showOptions);
+  showOptions();
+  document.getElementById("cena-first").addEventListener("click", () => {
+    for (const box of document.querySelectorAll(".cena-poison")) box.checked = Number(box.value) <= 3;
   });
   document.getElementById("manual").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -1,0 +1,191 @@
+/* Cena: drawing and wording shared by the tablet page (cena_table.js) and a House's phone
+   (cena_seat.js). Houses sit clockwise around the table; alliance card `a` lies between House `a`
+   and House `a+1` (docs/cena.md). Everything drawn comes from the snapshot's view: the public
+   view has no hand, a seat's view adds that House's own hand. */
+"use strict";
+const Cena = (() => {
+  const SUITS = ["mead", "wine", "cider", "beer"];
+  const SHORT = {mead: "Me", wine: "Wi", cider: "Ci", beer: "Be"};
+  const houseName = (h) => (h === null || h === undefined ? "?" : "House " + (Number(h) + 1));
+  const allianceName = (a, n) => `${houseName(a)} & ${houseName((a + 1) % n)}`;
+  const parse = (name) => {
+    const [suit, value] = String(name).split("-");
+    return {suit, value: Number(value)};
+  };
+
+  /* A Toast card as HTML: suit on the left, value on the right ("as printed"). */
+  function card(name, extra) {
+    const c = parse(name);
+    return CB.el("span", {class: `ccard suit-${c.suit} ${extra || ""}`, "data-card": name, title: name},
+      CB.el("span", {class: "s"}, c.suit), CB.el("span", {class: "v"}, String(c.value)));
+  }
+
+  /* A Toast card in the SVG, centred on (x, y). */
+  function svgCard(name, x, y, attrs) {
+    const c = parse(name);
+    return CB.svg("g", Object.assign({transform: `translate(${x - 30} ${y - 22})`}, attrs || {}),
+      CB.svg("rect", {class: `scard suit-${c.suit}`, width: 60, height: 44, rx: 6}),
+      CB.svg("text", {class: "scard-suit", x: 6, y: 27, text: SHORT[c.suit] || c.suit}),
+      CB.svg("text", {class: "scard-value", x: 54, y: 30, "text-anchor": "end", text: String(c.value)}));
+  }
+
+  function polar(cx, cy, r, angle) {
+    return [cx + r * Math.cos(angle), cy + r * Math.sin(angle)];
+  }
+
+  /* The table: House tiles (Host seal, invitation tile, who is to move), alliance cards between
+     them (combined card, tricks won), the card in front of each House and the lead suit. Between
+     tricks the last trick stays drawn, faded, until the next card is played. */
+  function draw(container, message) {
+    if (!container) return;
+    const view = message.view || {};
+    const n = view.players || 0;
+    if (!n) { container.replaceChildren(CB.el("p", {class: "muted"}, "No Cena game at the table.")); return; }
+    const size = 680, c = size / 2;
+    const svg = CB.svg("svg", {viewBox: `0 0 ${size} ${size}`, class: "cena-svg", role: "img",
+      "aria-label": `Cena table with ${n} Houses`});
+    svg.append(CB.svg("circle", {class: "felt", cx: c, cy: c, r: 215}));
+    const angle = (h) => -Math.PI / 2 + (2 * Math.PI * h) / n;
+    const trick = view.trick;
+    const played = trick && trick.table.some((p) => p);
+    const last = !played && view.last_trick;
+    // Houses and the card in front of each.
+    for (let h = 0; h < n; h++) {
+      const [x, y] = polar(c, c, 270, angle(h));
+      const mover = message.to_move === h && !message.over;
+      const g = CB.svg("g", {class: "house", "data-house": h});
+      g.append(CB.svg("rect", {class: "house-tile" + (mover ? " to-move" : ""), x: x - 62, y: y - 30, width: 124, height: 60, rx: 10}));
+      g.append(CB.svg("text", {class: "house-name", x, y: y - 5, "text-anchor": "middle", text: houseName(h)}));
+      const info = (view.houses || [])[h] || {};
+      const sub = [`${info.hand_size || 0} in hand`];
+      if (view.host === h) sub.push("Host");
+      g.append(CB.svg("text", {class: "house-sub", x, y: y + 17, "text-anchor": "middle", text: sub.join(" · ")}));
+      if (view.invitation === h) {
+        const [tx, ty] = polar(c, c, 270, angle(h) + 0.36);
+        g.append(CB.svg("g", {class: "invitation", "data-invitation": h},
+          CB.svg("rect", {class: "tile", x: tx - 26, y: ty - 12, width: 52, height: 24, rx: 5}),
+          CB.svg("text", {class: "tile-label", x: tx, y: ty + 4, "text-anchor": "middle", text: "invite"})));
+      }
+      svg.append(g);
+      const [px, py] = polar(c, c, 150, angle(h));
+      let spot = null, faded = false;
+      if (played && trick.table[h]) spot = trick.table[h];
+      else if (last) { spot = last.table.find((p) => p.house === h); faded = true; }
+      if (spot) {
+        const cardNode = svgCard(spot.card, px, py, {"data-house-card": h, "data-card": spot.card, class: faded ? "faded" : ""});
+        svg.append(cardNode);
+        if (spot.played_by !== h) {
+          svg.append(CB.svg("text", {class: "ally-label", x: px, y: py + 36, "text-anchor": "middle",
+            text: "by " + houseName(spot.played_by)}));
+        }
+      } else {
+        svg.append(CB.svg("rect", {x: px - 30, y: py - 22, width: 60, height: 44, rx: 6, fill: "none",
+          stroke: "#8fb59a", "stroke-dasharray": "4 4", "data-house-card": h}));
+      }
+    }
+    // Alliance cards, between House a and House a+1.
+    for (let a = 0; a < n; a++) {
+      const [x, y] = polar(c, c, 212, angle(a) + Math.PI / n);
+      const ally = (view.alliances || [])[a] || {};
+      let combined = null;
+      if (played) combined = trick.alliances[a].combined;
+      else if (last) combined = last.alliances[a];
+      const won = last && last.winner === a;
+      const g = CB.svg("g", {class: "alliance", "data-alliance": a});
+      g.append(CB.svg("rect", {class: "ally" + (won ? " won" : ""), x: x - 40, y: y - 34, width: 80, height: 68, rx: 8}));
+      if (combined) g.append(svgCard(combined, x, y - 6, {class: last ? "faded" : ""}));
+      g.append(CB.svg("text", {class: "house-sub", x, y: y + 28, "text-anchor": "middle", text: `${ally.tricks || 0} tricks`}));
+      svg.append(g);
+    }
+    let centre = "";
+    if (played) centre = `Trick ${trick.number} · lead ${trick.lead_suit}`;
+    else if (last) centre = `Trick ${last.trick} won by ${allianceName(last.winner, n)}`;
+    else if (view.phase === "welcome") centre = "Welcome: choosing three cards";
+    else if (view.phase === "reveal") centre = "The Host reveals the poison";
+    else if (message.over) centre = "The feast is over";
+    svg.append(CB.svg("text", {class: "lead", x: c, y: c + 6, "text-anchor": "middle", text: centre}));
+    container.replaceChildren(svg);
+  }
+
+  function poison(view) {
+    const p = view.poison;
+    if (!p) return [CB.el("p", {class: "muted"}, view.poison_pile ? `${view.poison_pile} Poison cards face down: the Host House reveals the top one.` : "No poison yet.")];
+    return [CB.el("div", {class: "poison-card", "data-poison": p.number},
+      CB.el("div", {class: "name"}, `${p.number}. ${p.name}`), CB.el("div", {class: "text"}, p.text))];
+  }
+
+  function welcome(view) {
+    const rows = (view.houses || []).map((h) => CB.el("li", {"data-house": h.house}, CB.el("strong", {}, houseName(h.house) + ": "),
+      h.welcome ? (h.welcome.length ? h.welcome.map((name) => card(name)) : "all played")
+        : (h.welcome_chosen ? "chosen (face down until all have chosen)" : "choosing…")));
+    return [CB.el("ul", {class: "welcome-list"}, rows)];
+  }
+
+  function alliances(view) {
+    const n = view.players || 0;
+    return [CB.el("ul", {class: "allies"}, (view.alliances || []).map((a) => CB.el("li", {"data-alliance": a.alliance},
+      CB.el("strong", {}, allianceName(a.alliance, n)), `: ${a.tricks} tricks, ${a.cards} cards`)))];
+  }
+
+  /* The score pad: one row per round (cards won, minus the poison's penalty), then the totals. */
+  function scorePad(view, message) {
+    const n = view.players || 0;
+    if (!n) return [];
+    const result = view.result || (message && message.outcome) || null;
+    const winners = new Set(result && result.winners ? result.winners : []);
+    const head = CB.el("tr", {}, CB.el("th", {}, "Round"),
+      Array.from({length: n}, (_, h) => CB.el("th", {class: winners.has(h) ? "win" : ""}, houseName(h))));
+    const rows = (view.scores || []).map((s) => CB.el("tr", {"data-round": s.round},
+      CB.el("td", {}, `${s.round} (poison ${s.poison})`),
+      s.houses.map((h) => CB.el("td", {class: h.points < 0 ? "neg" : "", title: `${h.cards} cards − ${h.penalty} penalty`},
+        `${h.points}`, CB.el("div", {class: "small muted"}, `${h.cards} − ${h.penalty}`)))));
+    const totals = CB.el("tr", {class: "totals"}, CB.el("th", {}, "Total"),
+      (view.totals || []).map((t, h) => CB.el("th", {class: (winners.has(h) ? "win " : "") + (t < 0 ? "neg" : "")}, String(t))));
+    const out = [CB.el("table", {class: "pad"}, CB.el("thead", {}, head), CB.el("tbody", {}, rows, totals))];
+    if (result && result.winners) {
+      const names = result.winners.map(houseName).join(" and ");
+      out.push(CB.el("p", {class: "winner", id: "winners"}, result.winners.length > 1
+        ? `${names} share the victory: raise a toast!` : `${names} wins!`));
+    }
+    return out;
+  }
+
+  function turn(message) {
+    const view = message.view || {};
+    if (!message.game) return "No game yet: the Host starts one.";
+    if (message.game !== "cena") return `The table is playing ${message.game}: the Host starts a Cena game.`;
+    if (message.over) return "Game over";
+    const round = `Round ${view.round} of ${view.rounds}`;
+    const who = houseName(message.to_move);
+    switch (view.phase) {
+      case "reveal": return `${round} · ${who} (Host) reveals the poison`;
+      case "welcome": return `${round} · Welcome: ${who} chooses three cards`;
+      case "feast": return `${round} · Feast: ${who} to play`;
+      default: return `${round} · dealing…`;
+    }
+  }
+
+  function eventText(e) {
+    switch (e.event) {
+      case "poison_revealed": return `Round ${e.round}: poison ${e.number}, ${e.name} — ${e.text}`;
+      case "dealt": return `Round ${e.round}: ${e.hand_size} cards dealt to each House`;
+      case "welcome_chosen": return `${houseName(e.house)} chose its Welcome cards`;
+      case "welcome_revealed": return "Welcome cards placed face up";
+      case "played": return `${houseName(e.house)} played ${e.card} in front of ${houseName(e.before)}`;
+      case "trick_won": return `Trick ${e.trick} won by alliance ${e.alliance + 1}`;
+      case "round_scored": return `Round ${e.round} scored: ${e.houses.map((h) => h.points).join(" / ")}`;
+      case "game_over": return `Game over: ${e.winners.map(houseName).join(", ")} won`;
+      case "rule_warning": return `Rule warning (${houseName(e.house)}): ${e.message}`;
+      case "poison_pile": return "Three Poison cards form the pile";
+      default: return e.event;
+    }
+  }
+
+  function feed(node, message) {
+    if (!node) return;
+    const events = (message.events || []).slice(-12).reverse();
+    node.replaceChildren(...events.map((e) => CB.el("li", {}, eventText(e))));
+  }
+
+  return {SUITS, houseName, allianceName, parse, card, svgCard, draw, poison, welcome, alliances, scorePad, turn, feed};
+})();
