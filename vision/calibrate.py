@@ -179,7 +179,11 @@ def table_outline(image: np.ndarray) -> tuple[tuple[float, float], tuple[float, 
             "no table found (the largest cloth region is too small)", field="image"
         )
     hull = cv2.convexHull(table)  # goblets or tokens on the rim must not dent the outline
+    if len(hull) < 5:
+        raise MalformedInput("no round table found (the cloth region is a polygon)", field="image")
     (cx, cy), (a, b), angle = cv2.fitEllipse(hull)
+    if not (a > 0 and b > 0) or cv2.contourArea(hull) < 0.9 * math.pi * a * b / 4:
+        raise MalformedInput("no round table found (the cloth region is no ellipse)", field="image")
     return (cx, cy), (a, b), angle
 
 

@@ -81,8 +81,9 @@ def _table_mask(n: int) -> np.ndarray:
 _MASK = _table_mask(_FIT)
 
 
-def lighting(canonical: np.ndarray) -> np.ndarray:
-    """The fitted cloth colour (float32 BGR) at every canonical pixel."""
+def lighting(canonical: np.ndarray) -> tuple[np.ndarray, float]:
+    """The fitted cloth colour (float32 BGR) at every canonical pixel, and the fraction of the
+    table that looked like cloth (the rest is goblets, tokens, hands, shadows)."""
     small = cv2.resize(canonical, (_FIT, _FIT), interpolation=cv2.INTER_AREA).astype(np.float32)
     design = _DESIGN[_MASK]
     values = small[_MASK]
@@ -94,21 +95,39 @@ def lighting(canonical: np.ndarray) -> np.ndarray:
         _, coef = cv2.solve(
             a.T @ a, a.T @ values[keep].astype(np.float64), flags=cv2.DECOMP_CHOLESKY
         )
-        fitted = design @ coef
+        fitted = design @ coef.astype(np.float32)
         # Pixels far from the cloth (rings, goblets, tokens, shadows) do not light the table.
         err = np.abs(values - fitted).sum(axis=1) / np.maximum(fitted.sum(axis=1), 1.0)
         keep = err < max(0.06, 2.5 * float(np.median(err[keep])))
     surface[...] = _DESIGN @ coef.astype(np.float32)
     surface = np.maximum(surface, 4.0)
-    return cv2.resize(
-        surface, (canonical.shape[1], canonical.shape[0]), interpolation=cv2.INTER_LINEAR
-    )
+    full = cv2.resize(surface, (canonical.shape[1], canonical.shape[0]))
+    return full, float(keep.mean())
 
 
+MIN_CLOTH = 0.72
+"""At least this fraction of the table must look like cloth (a laid table: 0.8-0.95); else the
+table is covered, or the calibration does not put the table where it is."""
+MIN_LIGHT = 20.0
+"""The cloth's mean level (0-255) below which the table is too dark to tell colours."""
 _CLOTH_BGR = np.array(palette.CLOTH[::-1], np.float32)
+_CENTRE_PATCH = (slice(300, 500), slice(300, 500))
 
 
 def normalise(canonical: np.ndarray) -> np.ndarray:
-    """The canonical view relit to the reference: cloth everywhere ``palette.CLOTH``."""
-    gain = _CLOTH_BGR / lighting(canonical)
+    """The canonical view relit to the reference: cloth everywhere ``palette.CLOTH``.
+
+    A table too dark to see, or mostly not cloth, is MalformedInput (a frame not to trust)."""
+    light, cloth = lighting(canonical)
+    level = float(light[_CENTRE_PATCH].mean())
+    if level < MIN_LIGHT:
+        raise MalformedInput(
+            f"the table is too dark to see (cloth level {level:.0f})", field="image"
+        )
+    if cloth < MIN_CLOTH:
+        raise MalformedInput(
+            f"only {cloth:.0%} of the table looks like cloth: covered, or a wrong calibration",
+            field="image",
+        )
+    gain = _CLOTH_BGR / light
     return np.clip(canonical.astype(np.float32) * gain, 0, 255).astype(np.uint8)

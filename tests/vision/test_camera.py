@@ -1,0 +1,94 @@
+"""The camera adapter: the synthetic twin, VideoCapture on a recorded file, the frame loop."""
+
+import threading
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.core.errors import MalformedInput
+from vision.calibrate import calibrate, error_px
+from vision.camera import FrameLoop, OpenCVCamera, SyntheticCamera, open_camera
+from vision.render import Scene
+
+
+def test_synthetic_camera_keeps_its_pose_and_calibrates_like_a_real_table():
+    camera = SyntheticCamera(seed=3, seats=4)
+    a, b = camera.read(), camera.read()
+    assert a.shape == b.shape == (720, 1280, 3) and a.dtype == np.uint8
+    assert not np.array_equal(a, b)  # fresh sensor noise every frame
+    found = calibrate(camera.empty_frame(), 4)
+    assert error_px(found, camera.calibration.homography, 4) < 3.0
+    assert camera.frames == 2
+
+
+def test_open_camera_chooses_sources_and_refuses_bad_ones(tmp_path):
+    assert isinstance(open_camera("synthetic", size=(640, 480), seats=3), SyntheticCamera)
+    with pytest.raises(MalformedInput) as error:
+        open_camera(str(tmp_path / "missing.mp4"))
+    assert error.value.field == "camera"
+    with pytest.raises(MalformedInput):
+        open_camera("")
+
+
+def test_video_capture_reads_a_recorded_session_to_its_end(tmp_path):
+    camera = SyntheticCamera(seed=1, seats=4, size=(640, 480), noise="none")
+    path = tmp_path / "session.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (640, 480))
+    frames = [camera.read() for _ in range(3)]
+    for frame in frames:
+        writer.write(frame)
+    writer.release()
+    video = open_camera(str(path))
+    assert isinstance(video, OpenCVCamera)
+    got = [video.read() for _ in range(4)]
+    video.close()
+    assert [g is None for g in got] == [False, False, False, True]
+    assert got[0].shape == (480, 640, 3)
+    assert np.abs(got[0].astype(int) - frames[0]).mean() < 6  # MJPG is lossy
+
+
+def test_frame_loop_detects_at_a_rate_and_stops_cleanly():
+    scene = Scene(4, {0: "araneros", 1: "van_visser", 2: "mctoadery", 3: "de_miceti"})
+    camera = SyntheticCamera(seed=2, seats=4, size=(640, 480), scene=scene)
+    seen = []
+    enough = threading.Event()
+
+    def sink(t, detections):
+        seen.append((t, detections))
+        if len(seen) >= 3:
+            enough.set()
+
+    loop = FrameLoop(camera, camera.calibration, sink, rate_hz=50, tokens=False).start()
+    assert enough.wait(60)
+    loop.stop()
+    assert not loop.is_running()
+    count = len(seen)
+    assert loop.frames == count >= 3 and loop.misses == loop.errors == 0
+    assert [t for t, _ in seen] == sorted(t for t, _ in seen)
+    assert all(d.rings.seats == dict(scene.rings) for _, d in seen)
+    assert loop.step() is not None and len(seen) == count + 1  # stepping by hand still works
+
+
+class _Flaky:
+    def __init__(self, frames):
+        self.frames = list(frames)
+
+    def read(self):
+        return self.frames.pop(0) if self.frames else None
+
+    def close(self):
+        self.frames = []
+
+
+def test_frame_loop_counts_missing_and_refused_frames():
+    camera = SyntheticCamera(seed=2, seats=4, size=(640, 480))
+    flaky = _Flaky([None, np.zeros((10, 10, 3), np.uint8), camera.read()])
+    seen = []
+    loop = FrameLoop(flaky, camera.calibration, lambda t, d: seen.append(d), clock=lambda: 7.0)
+    assert [loop.step() is None for _ in range(3)] == [True, True, False]
+    assert (loop.misses, loop.errors, loop.frames, len(seen)) == (1, 1, 1, 1)
+    assert "at least 64" in loop.last_error
+    with pytest.raises(MalformedInput) as error:
+        FrameLoop(flaky, camera.calibration, print, rate_hz=0)
+    assert error.value.field == "rate_hz"
