@@ -139,6 +139,10 @@ class HandTable(CourseByHand):
     def publish(self) -> None:
         """Hand the motions made since the last call to the readers, in time order."""
         fresh = sorted(self.motions[self._published :], key=lambda m: m.t)
-        self._published = len(self.motions)
+        # A live table plays for hours: keep only what the readers still need.
+        self.motions.clear()
+        self.moves.clear()
+        self.pours = [[]]
+        self._published = 0
         self.live.motions.extend(fresh)
         self.live.duration = max(self.live.duration, round(self.t, 3))

@@ -59,6 +59,8 @@ EARLY_PASS = 1.0
 """The weight of a Pass after a turn's first action (and 0.15 of it before any)."""
 REVEAL_TAP = 0.2
 """Seconds between the Goblets emptied and the reveal tapped (a moment, see ``HandTable``)."""
+DEALT = frozenset({"deal_characters", "deal_winetaster_cards", "deal_targets", "legacy_draw"})
+"""Chance actions the sensed side draws itself (the players read them from it)."""
 TOAST_ROUNDS = (2, 3)
 """The Toast is called from this round on (drawn each Course), once a player may."""
 
@@ -185,11 +187,14 @@ class Puppeteer:
         self.table.publish()
 
     def _is_caught_up(self, sensed: Sensed) -> bool:
-        """True when the sensed side has recorded every action of ours (it may have more)."""
+        """True when the sensed side has recorded every action of ours (and perhaps a deal)."""
         mine, theirs = self.actions, list(sensed.actions)
         if theirs[: len(mine)] == mine:
-            self._since = None
-            return True
+            if all(a.get("type") in DEALT for a in theirs[len(mine) :]):
+                self._since = None
+                return True
+            self.resync(sensed)  # someone else acted (the Host, a phone): before we act
+            return False
         if mine[: len(theirs)] == theirs:
             # The readers have not reported our last action yet: a player waits for the table.
             if self._since is None:

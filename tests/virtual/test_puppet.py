@@ -152,3 +152,18 @@ def test_options_the_puppeteer_cannot_play_are_refused(options: dict, field: str
     with pytest.raises(MalformedInput) as error:
         Puppeteer(random.Random(0), state)
     assert error.value.field == field
+
+
+def test_an_action_of_someone_else_is_followed_before_the_puppeteer_acts() -> None:
+    puppet = Puppeteer.new_game(random.Random(3), {"players": 4})
+    while not (puppet.engine.phase == "play" and puppet.engine.stage == "turns"):
+        puppet.step()
+    other = puppet.engine.clone()
+    theirs = [*puppet.actions, {"type": "pass", "seat": other.to_move()}]
+    other.apply(theirs[-1], Mode.ENFORCING)  # a phone's Pass the puppeteer did not tap
+    motions = len(puppet.table.live.motions)
+    puppet.step(Sensed(theirs, state=other))
+    assert puppet.desyncs == 1 and puppet.actions == theirs
+    assert len(puppet.table.live.motions) == motions  # nothing done at the table meanwhile
+    puppet.step(Sensed(theirs, state=other))
+    assert puppet.actions[: len(theirs)] == theirs and puppet.desyncs == 1
