@@ -23,10 +23,10 @@ const Cena = (() => {
   /* A Toast card in the SVG, centred on (x, y). */
   function svgCard(name, x, y, attrs) {
     const c = parse(name);
-    return CB.svg("g", Object.assign({transform: `translate(${x - 30} ${y - 22})`}, attrs || {}),
-      CB.svg("rect", {class: `scard suit-${c.suit}`, width: 60, height: 44, rx: 6}),
-      CB.svg("text", {class: "scard-suit", x: 6, y: 27, text: SHORT[c.suit] || c.suit}),
-      CB.svg("text", {class: "scard-value", x: 54, y: 30, "text-anchor": "end", text: String(c.value)}));
+    return CB.svg("g", Object.assign({transform: `translate(${x - 36} ${y - 26})`}, attrs || {}),
+      CB.svg("rect", {class: `scard suit-${c.suit}`, width: 72, height: 52, rx: 7}),
+      CB.svg("text", {class: "scard-suit", x: 7, y: 32, text: SHORT[c.suit] || c.suit}),
+      CB.svg("text", {class: "scard-value", x: 66, y: 35, "text-anchor": "end", text: String(c.value)}));
   }
 
   function polar(cx, cy, r, angle) {
@@ -51,10 +51,10 @@ const Cena = (() => {
     const last = !played && view.last_trick;
     // Houses and the card in front of each.
     for (let h = 0; h < n; h++) {
-      const [x, y] = polar(c, c, 270, angle(h));
+      const [x, y] = polar(c, c, 268, angle(h));
       const mover = message.to_move === h && !message.over;
       const g = CB.svg("g", {class: "house", "data-house": h});
-      g.append(CB.svg("rect", {class: "house-tile" + (mover ? " to-move" : ""), x: x - 62, y: y - 30, width: 124, height: 60, rx: 10}));
+      g.append(CB.svg("rect", {class: "house-tile" + (mover ? " to-move" : ""), x: x - 68, y: y - 32, width: 136, height: 64, rx: 10}));
       g.append(CB.svg("text", {class: "house-name", x, y: y - 5, "text-anchor": "middle", text: houseName(h)}));
       const info = (view.houses || [])[h] || {};
       const sub = [`${info.hand_size || 0} in hand`];
@@ -75,11 +75,11 @@ const Cena = (() => {
         const cardNode = svgCard(spot.card, px, py, {"data-house-card": h, "data-card": spot.card, class: faded ? "faded" : ""});
         svg.append(cardNode);
         if (spot.played_by !== h) {
-          svg.append(CB.svg("text", {class: "ally-label", x: px, y: py + 36, "text-anchor": "middle",
-            text: "by " + houseName(spot.played_by)}));
+          svg.append(CB.svg("text", {class: "ally-label", x: px, y: py + 44, "text-anchor": "middle",
+            text: "by " + houseName(spot.played_by), "data-played-by": spot.played_by}));
         }
       } else {
-        svg.append(CB.svg("rect", {x: px - 30, y: py - 22, width: 60, height: 44, rx: 6, fill: "none",
+        svg.append(CB.svg("rect", {x: px - 36, y: py - 26, width: 72, height: 52, rx: 7, fill: "none",
           stroke: "#8fb59a", "stroke-dasharray": "4 4", "data-house-card": h}));
       }
     }
@@ -92,9 +92,9 @@ const Cena = (() => {
       else if (last) combined = last.alliances[a];
       const won = last && last.winner === a;
       const g = CB.svg("g", {class: "alliance", "data-alliance": a});
-      g.append(CB.svg("rect", {class: "ally" + (won ? " won" : ""), x: x - 40, y: y - 34, width: 80, height: 68, rx: 8}));
-      if (combined) g.append(svgCard(combined, x, y - 6, {class: last ? "faded" : ""}));
-      g.append(CB.svg("text", {class: "house-sub", x, y: y + 28, "text-anchor": "middle", text: `${ally.tricks || 0} tricks`}));
+      g.append(CB.svg("rect", {class: "ally" + (won ? " won" : ""), x: x - 46, y: y - 40, width: 92, height: 80, rx: 8}));
+      if (combined) g.append(svgCard(combined, x, y - 8, {class: last ? "faded" : ""}));
+      g.append(CB.svg("text", {class: "house-sub", x, y: y + 33, "text-anchor": "middle", text: `${ally.tricks || 0} tricks`}));
       svg.append(g);
     }
     let centre = "";
@@ -105,6 +105,25 @@ const Cena = (() => {
     else if (message.over) centre = "The feast is over";
     svg.append(CB.svg("text", {class: "lead", x: c, y: c + 6, "text-anchor": "middle", text: centre}));
     container.replaceChildren(svg);
+  }
+
+  /* The trick as a list (legible on a phone): the card in front of each House, who played it. */
+  function trickList(view) {
+    const trick = view.trick;
+    const played = trick && trick.table.some((p) => p);
+    const last = !played && view.last_trick;
+    if (!played && !last) return [CB.el("p", {class: "muted"}, view.phase === "feast" ? "No card on the table yet." : "No trick yet.")];
+    const n = view.players;
+    const rows = [];
+    for (let h = 0; h < n; h++) {
+      const spot = played ? trick.table[h] : last.table.find((p) => p.house === h);
+      rows.push(CB.el("li", {"data-house": h}, CB.el("strong", {}, `${houseName(h)}: `),
+        spot ? card(spot.card) : CB.el("span", {class: "muted"}, "—"),
+        spot && spot.played_by !== h ? ` by ${houseName(spot.played_by)}` : ""));
+    }
+    const title = played ? `Trick ${trick.number} · lead suit: ${trick.lead_suit} · invitation: ${houseName(trick.leader)}`
+      : `Last trick (${last.trick}): won by ${allianceName(last.winner, n)}`;
+    return [CB.el("p", {}, title), CB.el("ul", {class: "welcome-list"}, rows)];
   }
 
   function poison(view) {
@@ -187,5 +206,5 @@ const Cena = (() => {
     node.replaceChildren(...events.map((e) => CB.el("li", {}, eventText(e))));
   }
 
-  return {SUITS, houseName, allianceName, parse, card, svgCard, draw, poison, welcome, alliances, scorePad, turn, feed};
+  return {SUITS, houseName, allianceName, parse, card, svgCard, draw, trickList, poison, welcome, alliances, scorePad, turn, feed};
 })();

@@ -116,6 +116,7 @@
     CB.fill("places", places(message));
     CB.fill("hand", hand(message));
     CB.fill("poison", Cena.poison(view));
+    CB.fill("trick", Cena.trickList(view));
     Cena.draw(document.getElementById("cena-table"), message);
     CB.fill("welcome", Cena.welcome(view));
     CB.fill("pad", Cena.scorePad(view, message));

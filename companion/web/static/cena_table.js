@@ -8,6 +8,7 @@
       : "Cena";
     document.getElementById("turn").textContent = Cena.turn(message);
     Cena.draw(document.getElementById("cena-table"), message.game === "cena" ? message : {});
+    CB.fill("trick", message.game === "cena" && view.players ? Cena.trickList(view) : []);
     CB.fill("poison", message.game === "cena" ? Cena.poison(view) : []);
     CB.fill("welcome", Cena.welcome(view));
     CB.fill("alliances", Cena.alliances(view));

@@ -1,0 +1,146 @@
+"""Cena in a real Chromium (Debian's, driven by Playwright) against the app served by waitress.
+
+The Cena page on a tablet (1024x768) and House 2's phone (390x844, touch): the phone reveals the
+poison, picks its three Welcome cards, is refused with the rule's words when it plays in front of
+another House in a Private feast, then leads a card in front of its own House; the tablet shows
+each step live, without a reload. The other Houses play from their links' API (as their phones
+would). Screenshots go to test-output/ (gitignored).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from companion.core.game import Viewer
+from companion.core.games.cena import rules
+from companion.web import create_app
+from companion.web.server import WebServer
+
+OUT = Path(__file__).resolve().parents[2] / "test-output"
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE_SEAT = 1
+
+
+@pytest.fixture
+def served(service, settings):
+    service.new_game("cena", {"players": 3, "host": PHONE_SEAT, "private_feast": True})
+    app = create_app(service, settings)
+    server = WebServer(app, host="127.0.0.1", port=0, threads=8).start()
+    try:
+        yield f"http://127.0.0.1:{server.port}", service
+    finally:
+        service.hub.close()
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def seq(page) -> int:
+    return int(page.evaluate("document.body.dataset.seq"))
+
+
+def test_a_card_played_on_the_phone_appears_on_the_tablet_live(browser, served):
+    base, service = served
+    OUT.mkdir(exist_ok=True)
+    tablet_context = browser.new_context(viewport={"width": 1024, "height": 768})
+    phone_context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    errors: list[str] = []
+    try:
+        tablet = tablet_context.new_page()
+        tablet.on("pageerror", lambda error: errors.append(str(error)))
+        tablet.goto(f"{base}/cena")
+        tablet.wait_for_selector("#cena-table svg .house")
+        assert tablet.locator("#cena-table .house").count() == 3
+        assert tablet.locator("#cena-table .alliance").count() == 3
+        tablet.evaluate("window.__loaded = true")  # gone if the page ever reloads
+
+        phone = phone_context.new_page()
+        phone.on("pageerror", lambda error: errors.append(str(error)))
+        phone.goto(f"{base}/seat/{service.seat_tokens()[PHONE_SEAT]}")
+        phone.wait_for_selector("#hand button.card")
+        assert "House 2" in phone.inner_text("#you-title")
+        assert phone.locator("#hand button.card").count() == 12  # "deal 12 cards to each player"
+        hand = service.table.state.hands[PHONE_SEAT]
+        assert sorted(
+            phone.eval_on_selector_all("#hand button.card", "b => b.map(x => x.dataset.card)")
+        ) == sorted(hand)
+
+        # I. Setup: the Host House reveals the poison from its phone; the tablet shows its text.
+        first = seq(tablet)
+        phone.tap("#reveal")
+        poison = None
+        tablet.wait_for_selector("#poison .poison-card")
+        poison = service.table.state.view(Viewer("public"))["poison"]
+        assert poison["text"] in tablet.inner_text("#poison")
+        assert seq(tablet) > first
+
+        # II. Welcome: tap three cards on the phone, place them face up.
+        picks = hand[:3]
+        for card in picks:
+            phone.tap(f'#hand button.card[data-card="{card}"]')
+        assert phone.locator("#hand button.card.selected").count() == 3
+        phone.screenshot(path=str(OUT / "cena-seat-welcome-390x844.png"), full_page=True)
+        phone.tap("#welcome-confirm")
+        phone.wait_for_selector("text=Your Welcome cards are chosen")
+        for _ in range(2):  # the other Houses choose from their own links
+            seat = service.table.state.to_move()
+            cards = service.table.state.hands[seat][-3:]
+            service.act({"type": "welcome", "cards": cards}, by=Viewer.seat(seat))
+        for card in picks:
+            tablet.wait_for_selector(f'#welcome li[data-house="{PHONE_SEAT}"] [data-card="{card}"]')
+
+        # III. Feast: the Host House leads. In a Private feast, another House's place is refused.
+        phone.wait_for_selector("body[data-myturn=yes][data-phase=feast]")
+        card = service.table.state.hands[PHONE_SEAT][-1]
+        phone.tap(f'#hand button.card[data-card="{card}"]')
+        phone.tap('#places button.house[data-house="0"]')
+        phone.wait_for_selector("#error:has-text('only play cards in front of their own House')")
+        assert rules.PRIVATE_FEAST in phone.inner_text("#error")
+        before = seq(tablet)
+        phone.tap(f'#hand button.card[data-card="{card}"]')
+        phone.tap(f'#places button.house[data-house="{PHONE_SEAT}"]')
+        drawn = f'#cena-table [data-house-card="{PHONE_SEAT}"][data-card="{card}"]'
+        tablet.wait_for_selector(drawn, timeout=10_000)
+        assert seq(tablet) > before
+        assert f"lead {card.split('-')[0]}" in tablet.inner_text("#cena-table")
+        assert tablet.evaluate("window.__loaded") is True  # live, no reload
+        assert phone.evaluate("document.body.dataset.myturn") == "no"
+        assert card not in phone.eval_on_selector_all(
+            "#hand button.card", "b => b.map(x => x.dataset.card)"
+        )
+        tablet.screenshot(path=str(OUT / "cena-table-1024x768.png"), full_page=True)
+        phone.screenshot(path=str(OUT / "cena-seat-played-390x844.png"), full_page=True)
+
+        # The trick ends from the other links: the tablet shows the winning alliance.
+        for _ in range(2):
+            seat = service.table.state.to_move()
+            service.act(service.table.state.legal_actions()[0], by=Viewer.seat(seat))
+        tablet.wait_for_selector("#cena-table .ally.won")
+        assert "won by House" in tablet.inner_text("#cena-table")
+        assert tablet.evaluate("window.__loaded") is True
+        tablet.set_viewport_size({"width": 390, "height": 844})
+        tablet.screenshot(path=str(OUT / "cena-table-390x844.png"), full_page=True)
+        assert errors == []
+    finally:
+        tablet_context.close()
+        phone_context.close()
