@@ -23,6 +23,8 @@ not silently become a default), and so is a value of the wrong type. Example::
 
     [virtual]
     mode = "sensed"       # or "engine": random legal actions straight into the engine
+    speed = 1.0           # sensed mode: times real time (the hands and the readers)
+    noise = "moderate"    # sensed mode: the simulated readers (none, moderate, heavy, brutal)
     pace = 1.5            # engine mode: seconds between the virtual table's actions
 """
 
@@ -93,8 +95,9 @@ class VirtualSettings:
     enabled: bool | None = None
     """None: on exactly when no hardware is configured."""
     mode: str = "sensed"
-    """"sensed": simulated hands and readers -> tracker -> the engine recording (Raise Your
-    Goblets); "engine": random legal actions played straight into the engine (any game)."""
+    """"sensed": a random legal game played by simulated hands (the puppeteer), read by simulated
+    readers -> tracker -> the engine recording (Raise Your Goblets, 4-6 players, no Characters);
+    "engine": random legal actions played straight into the engine (any game)."""
     pace: float = 1.5
     """Engine mode: seconds between two of its actions (a human pace, to follow the demo)."""
     speed: float = 1.0
