@@ -9,10 +9,12 @@ would). Screenshots go to test-output/ (gitignored).
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
+from webhelpers import PIN
 
 from companion.core.game import Viewer
 from companion.core.games.cena import rules
@@ -136,7 +138,8 @@ def test_a_card_played_on_the_phone_appears_on_the_tablet_live(browser, served):
             seat = service.table.state.to_move()
             service.act(service.table.state.legal_actions()[0], by=Viewer.seat(seat))
         tablet.wait_for_selector("#cena-table .ally.won")
-        assert "won by House" in tablet.inner_text("#cena-table")
+        assert "won by" in tablet.inner_text("#cena-table")
+        assert "won by House" in tablet.inner_text("#trick")
         assert tablet.evaluate("window.__loaded") is True
         tablet.set_viewport_size({"width": 390, "height": 844})
         tablet.screenshot(path=str(OUT / "cena-table-390x844.png"), full_page=True)
@@ -144,3 +147,61 @@ def test_a_card_played_on_the_phone_appears_on_the_tablet_live(browser, served):
     finally:
         tablet_context.close()
         phone_context.close()
+
+
+def test_the_host_starts_cena_and_the_tablet_shows_the_score_pad(browser, served):
+    """From the Host page's form to the winners: the score pad fills in live, round by round."""
+    base, service = served
+    OUT.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{base}/host")
+        page.fill("#pin", PIN)
+        page.click("button[type=submit]")
+        page.wait_for_selector("#undo")
+        page.select_option("#game-name", "cena")
+        assert page.is_visible("#cena-options") and not page.is_visible("#goblets-options")
+        page.select_option("#cena-players", "4")
+        page.select_option("#cena-host", "2")
+        page.check("#cena-single")
+        page.click("#cena-first")
+        page.screenshot(path=str(OUT / "cena-host-1024x768.png"), full_page=True)
+        old = service.table.record.id
+        page.click("#new-game button[type=submit]")
+        for _ in range(100):  # the form posts to /api/host/game
+            if service.table.record.id != old:
+                break
+            page.wait_for_timeout(50)
+        record = service.table.record
+        assert record.id != old and record.game == "cena"
+        assert record.options == {
+            "players": 4,
+            "host": 2,
+            "single_course": True,
+            "poison_cards": [1, 2, 3],
+        }
+
+        page.goto(f"{base}/cena")
+        page.wait_for_selector("#cena-table .house")
+        assert page.locator(".qr-code svg").count() == 4  # the Host's tablet: each House's code
+        page.evaluate("window.__loaded = true")
+        rng = random.Random(4)
+        while not service.table.state.is_over():
+            state = service.table.state
+            service.act(rng.choice(state.legal_actions()), by=Viewer.seat(state.to_move()))
+        page.wait_for_selector("#winners", timeout=10_000)
+        outcome = service.table.state.outcome()
+        names = [f"House {h + 1}" for h in outcome["winners"]]
+        assert all(name in page.inner_text("#winners") for name in names)
+        assert page.locator("#pad tr[data-round]").count() == 1
+        totals = page.locator("#pad tr.totals th").all_inner_texts()[1:]
+        assert [int(t) for t in totals] == outcome["totals"]
+        assert page.evaluate("window.__loaded") is True
+        assert page.evaluate("document.body.dataset.over") == "yes"
+        page.screenshot(path=str(OUT / "cena-table-over-1024x768.png"), full_page=True)
+        assert errors == []
+    finally:
+        context.close()

@@ -97,13 +97,14 @@ const Cena = (() => {
       g.append(CB.svg("text", {class: "house-sub", x, y: y + 33, "text-anchor": "middle", text: `${ally.tricks || 0} tricks`}));
       svg.append(g);
     }
-    let centre = "";
-    if (played) centre = `Trick ${trick.number} · lead ${trick.lead_suit}`;
-    else if (last) centre = `Trick ${last.trick} won by ${allianceName(last.winner, n)}`;
-    else if (view.phase === "welcome") centre = "Welcome: choosing three cards";
-    else if (view.phase === "reveal") centre = "The Host reveals the poison";
-    else if (message.over) centre = "The feast is over";
-    svg.append(CB.svg("text", {class: "lead", x: c, y: c + 6, "text-anchor": "middle", text: centre}));
+    let centre = ["", ""];  // two short lines: the middle of the table is narrow
+    if (played) centre = [`Trick ${trick.number}`, `lead ${trick.lead_suit}`];
+    else if (last) centre = [`Trick ${last.trick} won by`, allianceName(last.winner, n)];
+    else if (view.phase === "welcome") centre = ["Welcome:", "choose three cards"];
+    else if (view.phase === "reveal") centre = ["The Host", "reveals the poison"];
+    if (message.over) centre = ["The feast", "is over"];
+    centre.forEach((line, i) => svg.append(CB.svg("text", {class: "lead", x: c, y: c - 6 + 24 * i,
+      "text-anchor": "middle", text: line})));
     container.replaceChildren(svg);
   }
 
@@ -127,16 +128,21 @@ const Cena = (() => {
   }
 
   function poison(view) {
-    const p = view.poison;
+    const revealed = view.poisons_revealed || [];
+    // Between rounds and once over, the last poison revealed stays shown (it scored the round).
+    const p = view.poison || (view.phase === "reveal" ? null : revealed[revealed.length - 1]);
     if (!p) return [CB.el("p", {class: "muted"}, view.poison_pile ? `${view.poison_pile} Poison cards face down: the Host House reveals the top one.` : "No poison yet.")];
+    const earlier = revealed.filter((r) => r.number !== p.number).map((r) => `${r.number}. ${r.name}`);
     return [CB.el("div", {class: "poison-card", "data-poison": p.number},
-      CB.el("div", {class: "name"}, `${p.number}. ${p.name}`), CB.el("div", {class: "text"}, p.text))];
+      CB.el("div", {class: "name"}, `${p.number}. ${p.name}`), CB.el("div", {class: "text"}, p.text)),
+    earlier.length ? CB.el("p", {class: "small muted"}, "Earlier rounds: " + earlier.join(", ")) : null];
   }
 
   function welcome(view) {
     const rows = (view.houses || []).map((h) => CB.el("li", {"data-house": h.house}, CB.el("strong", {}, houseName(h.house) + ": "),
       h.welcome ? (h.welcome.length ? h.welcome.map((name) => card(name)) : "all played")
-        : (h.welcome_chosen ? "chosen (face down until all have chosen)" : "choosing…")));
+        : (h.welcome_chosen ? "chosen (face down until all have chosen)"
+          : (view.phase === "welcome" ? "choosing…" : "none this round"))));
     return [CB.el("ul", {class: "welcome-list"}, rows)];
   }
 
@@ -184,14 +190,14 @@ const Cena = (() => {
     }
   }
 
-  function eventText(e) {
+  function eventText(e, n) {
     switch (e.event) {
       case "poison_revealed": return `Round ${e.round}: poison ${e.number}, ${e.name} — ${e.text}`;
       case "dealt": return `Round ${e.round}: ${e.hand_size} cards dealt to each House`;
       case "welcome_chosen": return `${houseName(e.house)} chose its Welcome cards`;
       case "welcome_revealed": return "Welcome cards placed face up";
       case "played": return `${houseName(e.house)} played ${e.card} in front of ${houseName(e.before)}`;
-      case "trick_won": return `Trick ${e.trick} won by alliance ${e.alliance + 1}`;
+      case "trick_won": return `Trick ${e.trick} won by ${n ? allianceName(e.alliance, n) : "alliance " + (e.alliance + 1)}`;
       case "round_scored": return `Round ${e.round} scored: ${e.houses.map((h) => h.points).join(" / ")}`;
       case "game_over": return `Game over: ${e.winners.map(houseName).join(", ")} won`;
       case "rule_warning": return `Rule warning (${houseName(e.house)}): ${e.message}`;
@@ -203,7 +209,8 @@ const Cena = (() => {
   function feed(node, message) {
     if (!node) return;
     const events = (message.events || []).slice(-12).reverse();
-    node.replaceChildren(...events.map((e) => CB.el("li", {}, eventText(e))));
+    const n = (message.view || {}).players;
+    node.replaceChildren(...events.map((e) => CB.el("li", {}, eventText(e, n))));
   }
 
   return {SUITS, houseName, allianceName, parse, card, svgCard, draw, trickList, poison, welcome, alliances, scorePad, turn, feed};

@@ -83,6 +83,13 @@
   function suggestions(message) {
     const seat = message.to_move;
     if (typeof seat !== "number") return [];
+    if (message.game === "cena") {  // Cena's actions carry no seat: the House to move acts
+      const kinds = [{type: "reveal_poison"}, {type: "welcome", cards: ["mead-1", "wine-1", "beer-1"]},
+        {type: "play", card: "wine-7", house: seat}];
+      return kinds.map((a) => CB.el("button", {class: "small", onclick: () => {
+        document.getElementById("action").value = JSON.stringify(a);
+      }}, a.type.replace("_", " ")));
+    }
     const kinds = [{type: "pass", seat}, {type: "rotate", seat, direction: "clockwise"},
       {type: "rotate", seat, direction: "widdershins"}, {type: "peek", seat}, {type: "toast", seat}];
     return kinds.map((a) => CB.el("button", {class: "small", onclick: () => {
@@ -107,8 +114,10 @@
   }
 
   function render(message) {
-    document.getElementById("turn").textContent = Goblets.turn(message) + (message.mode ? ` · mode: ${message.mode}` : "");
-    Goblets.draw(document.getElementById("drawing"), message);
+    const cena = message.game === "cena";
+    document.getElementById("turn").textContent = (cena ? Cena.turn(message) : Goblets.turn(message)) + (message.mode ? ` · mode: ${message.mode}` : "");
+    if (cena) Cena.draw(document.getElementById("drawing"), message);
+    else Goblets.draw(document.getElementById("drawing"), message);
     CB.fill("suggest", suggestions(message));
     CB.fill("reader-controls", readerControls(message));
     document.getElementById("undo").disabled = !message.can_undo;

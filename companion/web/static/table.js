@@ -54,6 +54,9 @@
     document.getElementById("headline").textContent = message.game ? `${message.game === "goblets" ? "Raise Your Goblets" : message.game} · game ${message.game_id}` : "Cupbearer";
     document.getElementById("turn").textContent = Goblets.turn(message);
     Goblets.draw(document.getElementById("drawing"), message, {legend: document.getElementById("legend")});
+    if (message.game === "cena") {  // Cena has a page of its own
+      CB.fill("drawing", CB.el("p", {}, CB.el("a", {class: "button", href: "/cena"}, "Open the Cena table")));
+    }
     Goblets.feed(document.getElementById("feed"), message);
     toast(message);
     scores(message);
