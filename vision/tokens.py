@@ -8,9 +8,12 @@ Coaster, and reveals its contents"; Ingredients: "Wine (red) | Poison (black) | 
 Input: the canonical view relit by :func:`vision.frame.normalise`. In each reveal area every
 pixel is given the nearest reference colour (the five tokens, the cloth, the cloth in shadow);
 each kind's mask is cleaned and its holes filled (a token's highlight), then touching or slightly
-overlapping tokens of one colour are separated by the peaks of the mask's distance transform: a
-token's centre is a peak about one token radius high, the neck between two touching tokens is
-much lower. Tokens of different colours are told apart by colour alone.
+overlapping tokens of one colour are separated by the mask's distance transform: a token's centre
+lies about one token radius deep, the neck between two touching tokens is much shallower, and the
+deepest points at least ``MERGE`` apart are the centres. Where a blob's area (against the lone
+tokens of its colour in the same frame) says clearly more or fewer tokens than its centres, the
+area wins: blur can melt a tight clump into one hill or close the hole between three tokens.
+Tokens of different colours are told apart by colour alone.
 """
 
 from __future__ import annotations
@@ -27,17 +30,19 @@ from vision.layout import TableLayout
 KINDS = tuple(palette.TOKEN_COLOURS)
 R = layout.TOKEN_RADIUS
 PEAK = 0.5 * R
-"""A distance-transform peak this high (the token's inscribed radius, shrunk by blur and by a
-white token's grey rim) is a token's centre."""
+"""A point this deep in a mask (a token's inscribed radius is shrunk by blur and by a white
+token's grey rim) can be a token's centre."""
 MERGE = 1.4 * R
-"""A lower peak closer than this to a higher one is not a token (two tokens' centres are at
-least 1.8 R apart; the hole between three touching tokens is 1.15 R from each centre)."""
+"""A point closer than this to a deeper centre is not a token (two tokens' centres are at least
+1.8 R apart; the hole between three touching tokens is 1.15 R from each centre)."""
 TOKEN_AREA = math.pi * R * R
 MIN_AREA = 0.3 * TOKEN_AREA
 """A blob smaller than this is noise, not a token."""
 LONE = 1.35
 """A one-peak blob up to this many tokens' area is a lone token (measures a token's area)."""
-AREA_MARGIN = 0.85
+AREA_MARGIN = 0.8
+"""Tokens by area and by centres must differ by this much for the area to win (chosen over
+synthetic frames at every noise level: 0.75-0.85 make the fewest errors)."""
 DEFAULT_AREA = 0.8 * TOKEN_AREA
 """A token's seen area when no lone token is in sight."""
 
@@ -56,7 +61,6 @@ for _marker in layout.MARKER_IDS:
 _DISC = np.zeros((2 * _HALF + 1, 2 * _HALF + 1), np.uint8)
 cv2.circle(_DISC, (_HALF, _HALF), _HALF, 1, -1)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-_PEAK_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(0.6 * R) + 1,) * 2)
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -69,23 +73,25 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Blob:
     """One connected region of one token colour: its area (pixels) and the token centres its
-    distance-transform peaks show."""
+    distance transform shows."""
 
     area: int
     peaks: list[tuple[float, float]]
 
 
 def find_blobs(mask: np.ndarray) -> list[Blob]:
-    """The blobs of a binary mask of one colour, each with its distance-transform peaks."""
+    """The blobs of a binary mask of one colour, each with its token centres."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
     mask = _fill_holes(mask)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
         return []
     dt = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    peaks = (dt >= cv2.dilate(dt, _PEAK_KERNEL) - 1e-3) & (dt >= PEAK)
-    ys, xs = np.nonzero(peaks)
-    order = np.argsort(-dt[ys, xs], kind="stable")  # the highest peaks first: the centres
+    # Every pixel deep enough inside is a candidate, highest first, and a candidate far enough
+    # from every centre taken so far is a new centre. A token's core (deeper than PEAK) is
+    # smaller than MERGE across, so it gives one centre even when blur leaves it no local peak.
+    ys, xs = np.nonzero(dt >= PEAK)
+    order = np.argsort(-dt[ys, xs], kind="stable")
     centres: list[tuple[float, float]] = []
     for i in order:
         x, y = float(xs[i]), float(ys[i])
@@ -106,12 +112,13 @@ def single_area(blobs: list[Blob]) -> float | None:
 
 
 def blob_count(blob: Blob, one: float) -> int:
-    """How many tokens a blob holds: its peaks, unless its area holds clearly more tokens (a
-    tight clump blurred into one hill shows fewer peaks than tokens). Areas vary by +-20% from
-    token to token (size, shading, blur), so the area only adds tokens past ``AREA_MARGIN``."""
-    extra = blob.area / one - len(blob.peaks)
-    if extra >= AREA_MARGIN:
-        return len(blob.peaks) + round(extra)
+    """How many tokens a blob holds: its peaks, unless its area in tokens differs from them by
+    ``AREA_MARGIN`` or more (a tight clump blurred into one hill shows fewer peaks than tokens,
+    or an extra one where the hole between three tokens is blurred shut). Areas vary by about
+    +-20% from token to token (size, shading, blur), so small differences trust the peaks."""
+    by_area = blob.area / one
+    if abs(by_area - len(blob.peaks)) >= AREA_MARGIN:
+        return max(round(by_area), 1)
     return max(len(blob.peaks), 1 if blob.area >= MIN_AREA else 0)
 
 

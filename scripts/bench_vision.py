@@ -1,0 +1,131 @@
+"""Vision benchmark: frames/s of ring detection and token counting, accuracy per noise level.
+
+Usage: ``.venv/bin/python scripts/bench_vision.py [--frames N] [--speed-frames N] [--seed S]``
+
+Frames come from the synthetic camera (:mod:`vision.render`): random tables of 2-6 seats, a
+goblet now and then in mid-move, every seat's revealed tokens, at any turn of the table, with the
+noise level's skew, light, blur, sensor noise and JPEG. Rendering is not timed. Speed: the frame
+checked, warped to the canonical table and relit (``view``), then ``rings`` (view + rings) and
+``full`` (view + rings + tokens), single-threaded Python, at 1280x720 and 640x480. Accuracy: a
+seat is right when the House of the ring standing there (or none) is right, and its token counts
+are right when all five kinds are exact; a frame is exact when all its seats are. Calibration:
+the four markers on the bare table, worst error of a seat's spot in canonical pixels (a token's
+radius is 11). The "Vision" section of ``docs/benchmarks.md`` quotes this script's output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+import cv2
+import numpy as np
+
+from companion.core.errors import MalformedInput
+from vision.calibrate import Calibration, error_px, from_markers
+from vision.detect import canonical_view, detect
+from vision.render import NOISE, render_frame
+
+SIZES = [(1280, 720), (640, 480)]
+
+
+def speed(frames: int, seed: int, size: tuple[int, int]) -> dict[str, float]:
+    """Frames per second of each stage on ``frames`` realistic frames."""
+    shots = []
+    for i in range(frames):
+        image, truth = render_frame(seed + i, noise="realistic", size=size)
+        shots.append((image, Calibration(truth.scene.seats, truth.homography, size)))
+    rates = {}
+    for name, run in (
+        ("view", lambda im, cal: canonical_view(im, cal)),
+        ("rings", lambda im, cal: detect(im, cal, tokens=False)),
+        ("full", lambda im, cal: detect(im, cal)),
+    ):
+        start = time.perf_counter()
+        for image, calibration in shots:
+            run(image, calibration)
+        rates[name] = len(shots) / (time.perf_counter() - start)
+    return rates
+
+
+def accuracy(frames: int, seed: int, noise: str, size: tuple[int, int]) -> tuple[int, ...]:
+    """(seats, rings right, token counts right, frames, exact frames, refused frames)."""
+    seats = rings = tokens = exact = refused = 0
+    for i in range(frames):
+        image, truth = render_frame(seed + i, noise=noise, size=size)
+        n = truth.scene.seats
+        try:
+            found = detect(image, Calibration(n, truth.homography, size))
+        except MalformedInput:
+            refused += 1
+            seats += n
+            continue
+        ok = True
+        for seat in range(n):
+            seats += 1
+            ring = found.rings.seats[seat] == truth.scene.rings.get(seat)
+            count = found.tokens[seat] == dict(truth.scene.tokens[seat])
+            rings += ring
+            tokens += count
+            ok = ok and ring and count
+        exact += ok
+    return seats, rings, tokens, frames, exact, refused
+
+
+def calibration(frames: int, seed: int, noise: str, size: tuple[int, int]) -> tuple[int, float]:
+    """(bare tables calibrated from their markers, worst error in canonical pixels)."""
+    found, worst = 0, 0.0
+    for i in range(frames):
+        image, truth = render_frame(seed + i, noise=noise, size=size, empty=True)
+        try:
+            cal = from_markers(image, truth.scene.seats)
+        except MalformedInput:
+            continue
+        found += 1
+        worst = max(worst, error_px(cal, truth.homography, truth.scene.seats))
+    return found, worst
+
+
+def main() -> None:
+    """Print the speed, accuracy and calibration tables."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=60, help="frames per accuracy case")
+    parser.add_argument("--speed-frames", type=int, default=30, help="frames per speed case")
+    parser.add_argument("--seed", type=int, default=70000)
+    args = parser.parse_args()
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, OpenCV {cv2.__version__}, "
+        f"numpy {np.__version__}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+    )
+    print(f"\nspeed (frames/s, {args.speed_frames} realistic frames per size)")
+    print(f"{'size':>10} {'view':>8} {'rings':>8} {'full':>8}")
+    for w, h in SIZES:
+        r = speed(args.speed_frames, args.seed, (w, h))
+        print(f"{f'{w}x{h}':>10} {r['view']:8.1f} {r['rings']:8.1f} {r['full']:8.1f}")
+    print(f"\naccuracy ({args.frames} frames per case)")
+    print(
+        f"{'noise':>10} {'size':>9} {'rings right':>15} {'tokens right':>15} {'exact frames':>13}"
+    )
+    for noise in NOISE:
+        for w, h in SIZES:
+            seats, rings, tokens, frames, exact, refused = accuracy(
+                args.frames, args.seed + 5000, noise, (w, h)
+            )
+            note = f"  ({refused} refused)" if refused else ""
+            print(
+                f"{noise:>10} {f'{w}x{h}':>9} {rings:>5}/{seats:<4} {rings / seats:6.1%} "
+                f"{tokens:>5}/{seats:<4} {tokens / seats:6.1%} {exact:>6}/{frames:<4}{note}"
+            )
+    print(f"\ncalibration from the markers on the bare table ({args.frames} tables per case)")
+    print(f"{'noise':>10} {'size':>9} {'found':>9} {'worst px':>9}")
+    for noise in NOISE:
+        for w, h in SIZES:
+            found, worst = calibration(args.frames, args.seed + 9000, noise, (w, h))
+            worst_text = f"{worst:9.2f}" if found else f"{'-':>9}"
+            print(f"{noise:>10} {f'{w}x{h}':>9} {found:>4}/{args.frames:<4} {worst_text}")
+
+
+if __name__ == "__main__":
+    main()
