@@ -79,6 +79,8 @@ class ServiceSink:
                 bridge.reveal()
             elif tap.kind == "enter":  # the tie-break, entered by the Host
                 self.service.act(tap.action, by=HOST, mode=Mode.RECORDING)
+            elif tap.kind == "fix_layout":  # the Host's fix after a conflict
+                bridge.fix_layout(tap.layout)
         except CupbearerError as error:
             # The journal went another way (the Host acted): the puppeteer will follow it.
             log.info("sensed demo: %s refused: %s", tap.kind, error)
@@ -90,7 +92,9 @@ class ServiceSink:
             if table is None or table.record.id != self.game_id:
                 return Sensed([], None, None)
             actions = [entry.action for entry in table.live]
-            return Sensed(actions, dict(self.bridge.session.table.layout), table.state)
+            sensed = self.bridge.session.table
+            conflict = sensed.conflict is not None
+            return Sensed(actions, dict(sensed.layout), table.state, conflict)
 
 
 class SensedDemo:

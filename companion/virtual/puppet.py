@@ -8,7 +8,8 @@ phones do on a :class:`~companion.virtual.live.HandTable`:
 - a Peek lifts the player's own Goblet and puts it back; a Rotate moves every Goblet one place,
   by hand, Goblet by Goblet (the generator's three styles); a Swap exchanges two Goblets;
 - Pass, the Toast, the reveal and the Host's "start the Course" are taps on a phone (a
-  :class:`Tap`: the inputs sensors cannot see); a tie-break shoot-out is entered by hand;
+  :class:`Tap`: the inputs sensors cannot see); a tie-break shoot-out is entered by hand, and so
+  is the layout when the tracker reports a conflict (the Host's fix);
 - before a Course the Goblets go back to their Houses' places and the Host pours the initial
   tokens ("randomly pour 1 token into each of the Goblets"); at the reveal the Goblets are
   emptied.
@@ -69,12 +70,14 @@ TOAST_ROUNDS = (2, 3)
 class Tap:
     """An input sensors cannot see, at table time ``t``: ``start_course`` (the Host), ``pass``,
     ``toast`` (a seat's phone), ``reveal`` (the Toast Caller), ``enter`` (``action`` entered by
-    hand: the tie-break shoot-out)."""
+    hand: the tie-break shoot-out), ``fix_layout`` (the Host says where the Goblets stand:
+    ``layout``, after a tracker conflict)."""
 
     t: float
     kind: str
     seat: int | None = None
     action: Action | None = None
+    layout: Mapping[int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,8 @@ class Sensed:
     actions: Sequence[Action]
     layout: Mapping[int, str] | None = None
     state: GobletsState | None = None
+    conflict: bool = False
+    """The tracker cannot read the table: the Host is asked to fix the layout."""
 
 
 def check_options(state: Any) -> GobletsState:
@@ -137,6 +142,7 @@ class Puppeteer:
         """Inputs not yet taken by the driver, in time order."""
         self.desyncs = 0
         self._since: float | None = None
+        self._fixed_at: float | None = None
         self._course = _Notes(number=self.engine.course, first_turn=self.engine.turn_number)
         if table is None:
             table = HandTable(random.Random(rng.random()), list(state.opts.houses), hands)
@@ -168,7 +174,9 @@ class Puppeteer:
     def step(self, sensed: Sensed | None = None) -> None:
         """Do the next thing at the table (an action, a tap, or wait a moment); time moves on."""
         before = self.table.t
-        if sensed is None or self._is_caught_up(sensed):
+        if sensed is not None and sensed.conflict:
+            self._fix(sensed)
+        elif sensed is None or self._is_caught_up(sensed):
             engine = self.engine
             if engine.is_over():
                 pass
@@ -185,6 +193,13 @@ class Puppeteer:
         if self.table.t <= before:
             self.table.wait(IDLE)
         self.table.publish()
+
+    def _fix(self, sensed: Sensed) -> None:
+        """The Host, asked to, says where the Goblets stand (once in a while, not at each look)."""
+        table = self.table
+        if self._fixed_at is None or table.t - self._fixed_at >= self.patience:
+            self._fixed_at = table.t
+            self._tap("fix_layout", layout=dict(enumerate(table.layout)))
 
     def _is_caught_up(self, sensed: Sensed) -> bool:
         """True when the sensed side has recorded every action of ours (and perhaps a deal)."""
@@ -343,5 +358,11 @@ class Puppeteer:
         self.engine.apply(action, Mode.ENFORCING)
         self.actions.append(dict(action))
 
-    def _tap(self, kind: str, seat: int | None = None, action: Action | None = None) -> None:
-        self.taps.append(Tap(round(self.table.t, 3), kind, seat, action))
+    def _tap(
+        self,
+        kind: str,
+        seat: int | None = None,
+        action: Action | None = None,
+        layout: Mapping[int, str] | None = None,
+    ) -> None:
+        self.taps.append(Tap(round(self.table.t, 3), kind, seat, action, layout))

@@ -70,12 +70,15 @@ class SessionSink:
             self._take(session.reveal(tap.t))
         elif tap.kind == "enter":
             self._take(session.apply_chance(tap.action))
+        elif tap.kind == "fix_layout":
+            self._take(session.fix_layout(tap.layout, tap.t))
         else:
             raise ValueError(f"unknown tap {tap.kind!r}")
 
     def sensed(self) -> Sensed:
         """The session's journal, layout and state."""
-        return Sensed(self.actions, self.session.table.layout, self.session.state)
+        table = self.session.table
+        return Sensed(self.actions, table.layout, table.state, table.conflict is not None)
 
 
 class Show:

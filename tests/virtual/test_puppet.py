@@ -167,3 +167,15 @@ def test_an_action_of_someone_else_is_followed_before_the_puppeteer_acts() -> No
     assert len(puppet.table.live.motions) == motions  # nothing done at the table meanwhile
     puppet.step(Sensed(theirs, state=other))
     assert puppet.actions[: len(theirs)] == theirs and puppet.desyncs == 1
+
+
+def test_the_host_fixes_the_layout_when_the_tracker_cannot_read_the_table() -> None:
+    puppet, sink = play(1, 4, "none", courses=1)
+    sensed = sink.sensed()
+    puppet.step(Sensed(sensed.actions, sensed.layout, sensed.state, conflict=True))
+    puppet.step(Sensed(sensed.actions, sensed.layout, sensed.state, conflict=True))
+    fixes = [tap for tap in puppet.taps if tap.kind == "fix_layout"]
+    assert len(fixes) == 1  # once, not at every look
+    assert fixes[0].layout == dict(enumerate(puppet.table.layout))
+    sink.tap(fixes[0])
+    assert [e["event"] for e in sink.result.tracked[-2:]] == ["fixed", "layout"]
