@@ -143,6 +143,7 @@ class Puppeteer:
         self.desyncs = 0
         self._since: float | None = None
         self._fixed_at: float | None = None
+        self._home_since: float | None = None
         self._course = _Notes(number=self.engine.course, first_turn=self.engine.turn_number)
         if table is None:
             table = HandTable(random.Random(rng.random()), list(state.opts.houses), hands)
@@ -243,7 +244,15 @@ class Puppeteer:
             return
         home = dict(enumerate(table.names))
         if sensed is not None and sensed.layout is not None and dict(sensed.layout) != home:
-            return  # the readers have not seen the Goblets back home yet
+            # The readers have not seen the Goblets back home yet; if they do not, in a while,
+            # the Host says where the Goblets stand.
+            if self._home_since is None:
+                self._home_since = table.t
+            elif table.t - self._home_since >= self.patience:
+                self._home_since = None
+                self._tap("fix_layout", layout=home)
+            return
+        self._home_since = None
         if not course.started:
             table.wait(table.span(THINK))
             self._tap("start_course")

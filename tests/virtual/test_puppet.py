@@ -179,3 +179,13 @@ def test_the_host_fixes_the_layout_when_the_tracker_cannot_read_the_table() -> N
     assert fixes[0].layout == dict(enumerate(puppet.table.layout))
     sink.tap(fixes[0])
     assert [e["event"] for e in sink.result.tracked[-2:]] == ["fixed", "layout"]
+
+
+def test_goblets_the_readers_do_not_see_back_home_are_set_right_by_the_host() -> None:
+    puppet = Puppeteer.new_game(random.Random(2), {"players": 4}, patience=3.0)
+    wrong = {0: "mctoadery", 1: "de_miceti", 2: "aconitiers", 3: "wespendorf"}
+    for _ in range(40):
+        puppet.step(Sensed([], wrong, puppet.engine))
+    fixes = [tap for tap in puppet.taps if tap.kind == "fix_layout"]
+    assert fixes and fixes[0].layout == dict(enumerate(puppet.table.names))
+    assert not any(tap.kind == "start_course" for tap in puppet.taps)  # not before it is right
