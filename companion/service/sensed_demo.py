@@ -155,11 +155,11 @@ class SensedDemo:
                 self._step()
             except CupbearerError as error:
                 log.warning("sensed demo: %s; following the journal afresh", error)
-                self.sink = None
+                self.sink = self.show = None  # a table set out anew as the journal has it
                 self._stop.wait(1.0)
             except Exception:
                 log.exception("sensed demo failed; following the journal afresh")
-                self.sink = None
+                self.sink = self.show = None
                 self._stop.wait(2.0)
 
     def _new_game(self) -> None:
