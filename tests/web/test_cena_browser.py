@@ -102,6 +102,13 @@ def test_a_card_played_on_the_phone_appears_on_the_tablet_live(browser, served):
             phone.tap(f'#hand button.card[data-card="{card}"]')
         assert phone.locator("#hand button.card.selected").count() == 3
         phone.screenshot(path=str(OUT / "cena-seat-welcome-390x844.png"), full_page=True)
+        # Large touch targets, and nothing wider than the phone.
+        heights = phone.eval_on_selector_all(
+            "#hand button.card, #welcome-confirm",
+            "b => b.map(x => x.getBoundingClientRect().height)",
+        )
+        assert min(heights) >= 48
+        assert phone.evaluate("document.scrollingElement.scrollWidth") <= 390
         phone.tap("#welcome-confirm")
         phone.wait_for_selector("text=Your Welcome cards are chosen")
         for _ in range(2):  # the other Houses choose from their own links
@@ -143,6 +150,7 @@ def test_a_card_played_on_the_phone_appears_on_the_tablet_live(browser, served):
         assert tablet.evaluate("window.__loaded") is True
         tablet.set_viewport_size({"width": 390, "height": 844})
         tablet.screenshot(path=str(OUT / "cena-table-390x844.png"), full_page=True)
+        assert tablet.evaluate("document.scrollingElement.scrollWidth") <= 390
         assert errors == []
     finally:
         tablet_context.close()
