@@ -107,16 +107,38 @@ def from_points(
     hull = cv2.convexHull(src)
     if len(hull) != 4 or cv2.contourArea(src) < 100:
         raise MalformedInput("must be 4 distinct points around the table", field="points")
+    # The markers go round the table in order: the quadrilateral 0-1-2-3 must not cross itself
+    # (a misread marker id would make it).
+    edges = np.roll(src, -1, axis=0) - src
+    turns = (
+        edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1]
+        - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    )
+    if not (np.all(turns > 0) or np.all(turns < 0)):
+        raise MalformedInput("must go round the table in marker order 0-1-2-3", field="points")
     dst = np.array([layout.marker_centre(m) for m in layout.MARKER_IDS], np.float32)
     matrix = cv2.getPerspectiveTransform(src, dst)
     return Calibration(seats, matrix.astype(np.float64), tuple(image_size), "points")
+
+
+def _detector_parameters() -> cv2.aruco.DetectorParameters:
+    """ArUco settings for small, soft markers (measured on synthetic frames, see
+    docs/benchmarks.md): finer threshold steps, more pixels per cell when reading the bits, and
+    full error correction (4x4 codes with ids 0-3 only are far apart; a wrong id is caught by
+    the marker order check in :func:`from_points`)."""
+    params = cv2.aruco.DetectorParameters()
+    params.adaptiveThreshWinSizeStep = 4
+    params.polygonalApproxAccuracyRate = 0.05
+    params.perspectiveRemovePixelPerCell = 8
+    params.errorCorrectionRate = 1.0
+    return params
 
 
 def find_markers(image: np.ndarray) -> dict[int, tuple[float, float]]:
     """The frame centres of the calibration markers found in ``image`` (id -> (x, y))."""
     image = check_image(image)
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+    detector = cv2.aruco.ArucoDetector(dictionary, _detector_parameters())
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     corners, ids, _ = detector.detectMarkers(grey)
     found: dict[int, tuple[float, float]] = {}

@@ -108,6 +108,9 @@ def test_bad_points_and_seats_are_refused():
     with pytest.raises(MalformedInput) as error:
         from_points([(0, 0), (1, 1), (2, 2), (3, 3)], 6, (640, 480))
     assert error.value.field == "points"
+    with pytest.raises(MalformedInput, match="marker order") as error:
+        from_points([(0, 0), (200, 160), (200, 0), (0, 100)], 6, (640, 480))
+    assert error.value.field == "points"
     with pytest.raises(MalformedInput) as error:
         from_points([(0, 0), (100, 0), (100, 100), (0, 100)], 1, (640, 480))
     assert error.value.field == "seats"
