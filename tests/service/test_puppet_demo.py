@@ -6,8 +6,15 @@ and a restart mid-Course takes the same game up where the journal left it."""
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import re
+import subprocess
+import sys
 import time
+import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +25,9 @@ from companion.core import registry
 from companion.core.errors import MalformedInput
 from companion.core.game import PUBLIC, Mode
 from companion.service import Service
-from companion.store.journal import live_entries
+from companion.store.journal import JournalStore, live_entries
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def settings(tmp_path, **changes):
@@ -52,12 +61,12 @@ def wait_for(predicate, seconds: float = 60.0) -> None:
     raise AssertionError("the virtual table did not get there in time")
 
 
-def replay_enforcing(service: Service, game_id: int):
+def replay_enforcing(store: JournalStore, game_id: int):
     """The game's journal replayed with every rule enforced: the puppet game was legal."""
-    record = service.store.game(game_id)
+    record = store.game(game_id)
     state = registry.get("goblets").new_state(record.options)
     warnings = []
-    for entry in live_entries(service.store.entries(game_id)):
+    for entry in live_entries(store.entries(game_id)):
         assert entry.mode is Mode.RECORDING
         events = state.apply(entry.action, Mode.ENFORCING)
         warnings += [e for e in events if e.get("event") == "rule_warning"]
@@ -84,7 +93,7 @@ def test_the_default_virtual_table_plays_legal_games_one_after_another(tmp_path)
     finally:
         demo.stop()
     assert public_warnings == []
-    state, warnings = replay_enforcing(service, first)
+    state, warnings = replay_enforcing(service.store, first)
     assert warnings == [] and state.warnings == []
     assert state.is_over() and len(state.results) == 3
     assert state.outcome() == service.store.game(first).outcome
@@ -123,7 +132,7 @@ def test_a_restart_mid_course_takes_the_same_game_up(tmp_path):
     finally:
         demo.stop()
     assert service.table.record.id == game
-    state, warnings = replay_enforcing(service, game)
+    state, warnings = replay_enforcing(service.store, game)
     assert warnings == [] and state.warnings == []
     # Nothing poured twice: the tracker knew the tokens already in the Goblets, so at the reveal
     # its contents were the journal's (else a contents_mismatch notice and a corrected reveal).
@@ -148,3 +157,48 @@ def test_the_noise_of_the_simulated_readers_is_a_serve_option(tmp_path):
     serve_command.register(parser.add_subparsers())
     args = parser.parse_args(["serve", "--data", str(tmp_path), "--noise", "heavy"])
     assert serve_command.build_config(args).virtual.noise == "heavy"
+
+
+def test_kill_9_of_companion_serve_mid_course_then_the_demo_goes_on(tmp_path):
+    def start() -> tuple[subprocess.Popen, str]:
+        command = [sys.executable, "-m", "companion.cli", "serve", "--data", str(tmp_path),
+                   "--bind", "127.0.0.1", "--port", "0", "--no-mdns", "--speed", "60"]  # fmt: skip
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )  # fmt: skip
+        port = re.search(r"http://[\d.]+:(\d+)/", process.stdout.readline())
+        assert port, "companion serve did not start"
+        return process, f"http://127.0.0.1:{port[1]}/api/state?viewer=public"
+
+    def state(url: str) -> dict:
+        with urllib.request.urlopen(url, timeout=10) as reply:
+            return json.loads(reply.read())
+
+    def stop(process: subprocess.Popen, kill: bool) -> None:
+        process.kill() if kill else process.terminate()
+        process.wait(timeout=20)
+        process.stdout.close()
+
+    def mid_course(url: str) -> bool:
+        shown = state(url)
+        return shown["view"]["stage"] == "turns" and shown["seq"] >= 12
+
+    process, url = start()
+    try:
+        wait_for(lambda: mid_course(url))
+    finally:
+        stop(process, kill=True)  # kill -9, mid-Course
+    process, url = start()
+    try:
+        resumed = state(url)
+        course = resumed["view"]["course"]
+        assert resumed["seq"] >= 12 and not resumed["over"]
+        wait_for(lambda: len(state(url)["view"]["results"]) >= course)  # that Course revealed
+        shown = state(url)
+    finally:
+        stop(process, kill=False)
+    assert shown["game_id"] == resumed["game_id"] and shown["view"]["warnings"] == []
+    with JournalStore(tmp_path / "journal.sqlite") as store:
+        legal, warnings = replay_enforcing(store, shown["game_id"])
+    assert warnings == [] and len(legal.results) >= course
