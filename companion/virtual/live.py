@@ -54,7 +54,7 @@ class HandTable(CourseByHand):
 
     def _reading(self) -> LiveScenario:
         """Start reading the table as it stands now."""
-        self._published = len(self.motions)
+        self.motions.clear()
         tags = {g: [*self.registry.rings_of(g), *self.inside[g]] for g in self.names}
         return LiveScenario(self.layout, tags, self.t)
 
@@ -128,7 +128,7 @@ class HandTable(CourseByHand):
         return list(self.layout) == list(self.names)
 
     def bring_one_home(self) -> None:
-        """Swap one Goblet back to its House's place (a hand swap, both Goblets in the air)."""
+        """Swap one Goblet back to its House's place (by hand, as any Swap)."""
         place = next(p for p, name in enumerate(self.layout) if name != self.names[p])
         self.swap(place, self.layout.index(self.names[place]))
 
@@ -138,11 +138,9 @@ class HandTable(CourseByHand):
 
     def publish(self) -> None:
         """Hand the motions made since the last call to the readers, in time order."""
-        fresh = sorted(self.motions[self._published :], key=lambda m: m.t)
+        self.live.motions.extend(sorted(self.motions, key=lambda m: m.t))
         # A live table plays for hours: keep only what the readers still need.
         self.motions.clear()
         self.moves.clear()
         self.pours = [[]]
-        self._published = 0
-        self.live.motions.extend(fresh)
         self.live.duration = max(self.live.duration, round(self.t, 3))
