@@ -98,7 +98,12 @@ class ServiceSink:
 
 
 class SensedDemo:
-    """A thread playing the puppet show on ``service``'s goblets game; :meth:`stop` ends it."""
+    """A thread playing the puppet show on ``service``'s goblets game; :meth:`stop` ends it.
+
+    ``options``: the game (merged over :data:`DEMO_OPTIONS`; one the puppeteer cannot play is
+    refused here); ``speed``: times real time; ``noise``: a ``NOISE`` preset of the readers;
+    ``rng``: the puppeteer's choices (the deals are the service's).
+    """
 
     def __init__(
         self,
@@ -124,7 +129,7 @@ class SensedDemo:
         self.show: Show | None = None
         self.sink: ServiceSink | None = None
         self.games = 0
-        """How many games the demo started (after the first it found or made)."""
+        """How many new games the demo thread itself started (one after each finished game)."""
         self._anchor: tuple[float, float] | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sensed-demo", daemon=True)
