@@ -48,10 +48,15 @@ _PALE = {
     f"{house}~pale": tuple((2 * c + w) // 3 for c, w in zip(rgb, palette.PATTERN, strict=True))
     for house, rgb in palette.RING_COLOURS.items()
 }
-"""A ring's colour blurred into its white pattern is still that ring's colour."""
+_DULL = {
+    f"{house}~dull": tuple((c + w) // 2 for c, w in zip(rgb, palette.CLOTH, strict=True))
+    for house, rgb in palette.RING_COLOURS.items()
+}
+"""A ring's colour blurred into its white pattern or the cloth is still that ring's colour."""
 _REFS = {
     **palette.RING_COLOURS,
     **_PALE,
+    **_DULL,
     "cloth": palette.CLOTH,
     "shadow": tuple(int(v * 0.7) for v in palette.CLOTH),
     "pewter": palette.PEWTER,
@@ -61,20 +66,27 @@ _REFS = {
 }
 _NAMES, _LAB = palette.lab(_REFS)
 _CLASSIFY = palette.Classifier(_LAB)
-_RINGISH = 2 * len(palette.RING_COLOURS)
-"""Pixel classes below this index are a ring's colour, pure or pale."""
-_LOOK_HOUSES = [h for h in palette.RING_COLOURS for _ in range(3)]
+_RINGISH = 3 * len(palette.RING_COLOURS)
+"""Pixel classes below this index are a ring's colour, pure, pale or dull."""
+_MIXES = [
+    (palette.PATTERN, 0),
+    (palette.PATTERN, 1),
+    (palette.PATTERN, 2),
+    (palette.CLOTH, 1),
+    (palette.CLOTH, 2),
+]
+_LOOK_HOUSES = [h for h in palette.RING_COLOURS for _ in _MIXES]
 _LOOKS = palette.lab(
     {
-        f"{h}~{k}": tuple(
-            (int(c) * (4 - k) + int(w) * k) // 4 for c, w in zip(rgb, palette.PATTERN, strict=True)
+        f"{h}~{i}": tuple(
+            (int(c) * (4 - k) + int(m) * k) // 4 for c, m in zip(rgb, mix, strict=True)
         )
         for h, rgb in palette.RING_COLOURS.items()
-        for k in range(3)
+        for i, (mix, k) in enumerate(_MIXES)
     }
 )[1]
 """How each House's ring looks from afar: its colour mixed with 0, 1/4 and 1/2 of its white
-pattern (blur and the camera's resolution mix them)."""
+pattern, or with 1/4 and 1/2 of the cloth around it (blur and the camera's resolution mix them)."""
 _WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)
 _PATTERN = _NAMES.index("pattern")
 _ZONE_MASK = np.zeros((layout.SIZE, layout.SIZE), np.uint8)
