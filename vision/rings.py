@@ -120,16 +120,27 @@ class RingDetection:
 
 @dataclass(frozen=True)
 class RingReading:
-    """Every seat's ring (House or None) and every ring detected, seated or loose."""
+    """Every seat's ring (House or None), every ring detected (seated or loose), and the seats
+    where more than one ring stands close (``crowded``: seat -> Houses, fullest first): there
+    ``seats`` names the fullest ring, and the uncertainty is stated, not hidden."""
 
     seats: dict[int, str | None]
     rings: list[RingDetection] = field(default_factory=list)
+    crowded: dict[int, list[str]] = field(default_factory=dict)
+
+    def houses_at(self, seat: int) -> list[str]:
+        """Every House whose ring stands at ``seat`` (usually one, or none)."""
+        if seat in self.crowded:
+            return list(self.crowded[seat])
+        house = self.seats.get(seat)
+        return [] if house is None else [house]
 
     def to_json(self) -> dict:
-        """``{"seats": {"0": HOUSE | null, ...}, "rings": [...]}``."""
+        """``{"seats": {"0": HOUSE | null, ...}, "rings": [...], "crowded": {"2": [...]}}``."""
         return {
             "seats": {str(s): h for s, h in sorted(self.seats.items())},
             "rings": [r.to_json() for r in self.rings],
+            "crowded": {str(s): hs for s, hs in sorted(self.crowded.items())},
         }
 
 
@@ -198,15 +209,20 @@ def detect_rings(normalised: np.ndarray, seats: int) -> RingReading:
                 house, cx, cy, seat if dist <= SEAT_TOLERANCE else None, float(fill[y, x])
             )
         )
+    at: dict[int, list[RingDetection]] = {}
+    for ring in sorted(found, key=lambda r: -r.fill):
+        if ring.seat is not None:
+            at.setdefault(ring.seat, []).append(ring)
     by_seat: dict[int, str | None] = dict.fromkeys(range(seats))
-    best: dict[int, float] = {}
-    for ring in found:
-        # Two rings cannot stand on one spot: the fuller one is believed.
-        if ring.seat is not None and ring.fill > best.get(ring.seat, 0.0):
-            by_seat[ring.seat] = ring.house
-            best[ring.seat] = ring.fill
+    crowded: dict[int, list[str]] = {}
+    for seat, here in at.items():
+        # One goblet stands on a spot; two rings there (one being put down beside the other)
+        # are reported, the fuller one named.
+        by_seat[seat] = here[0].house
+        if len(here) > 1:
+            crowded[seat] = [r.house for r in here]
     found.sort(key=lambda r: (r.seat is None, r.seat or 0, r.house))
-    return RingReading(by_seat, found)
+    return RingReading(by_seat, found, crowded)
 
 
 def ring_uid(house: str) -> str:
@@ -225,8 +241,9 @@ def ring_registry(houses: Iterable[str] = HOUSE_IDS) -> TagRegistry:
 def observations(
     reading: RingReading, t: float, seq: int | None = None, node: str = "camera"
 ) -> list[Observation]:
-    """One tracker snapshot per seat: the pseudo-UID of the ring standing there (or none)."""
+    """One tracker snapshot per seat: the pseudo-UIDs of the rings standing there (usually one,
+    or none; both of a crowded seat, for the tracker to judge as it judges readers)."""
     return [
-        Observation.of(t, seat, [] if house is None else [ring_uid(house)], seq=seq, node=node)
-        for seat, house in sorted(reading.seats.items())
+        Observation.of(t, seat, map(ring_uid, reading.houses_at(seat)), seq=seq, node=node)
+        for seat in sorted(reading.seats)
     ]

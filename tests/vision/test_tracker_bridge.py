@@ -66,3 +66,20 @@ def test_revealed_counts_are_goblet_contents():
     assert found.tokens[2] == counts
     for seat in range(4):
         check_contents(found.tokens[seat], f"counts[{seat}]")  # what reveal(counts=...) takes
+
+
+def test_two_rings_at_one_seat_are_reported_and_both_observed():
+    # A goblet put down beside another, both within a ring's radius of seat 1's spot.
+    camera = SyntheticCamera(seed=6, seats=4)
+    x, y = camera.calibration.layout.goblet_spot(1)
+    scene = Scene(
+        4, {0: "araneros", 2: "wespendorf"}, (("van_visser", x, y - 30), ("mctoadery", x, y + 30))
+    )
+    camera.scene = scene
+    reading = detect(camera.read(), camera.calibration, tokens=False).rings
+    assert sorted(reading.crowded[1]) == ["mctoadery", "van_visser"]
+    assert reading.seats[1] == reading.crowded[1][0]
+    assert reading.to_json()["crowded"] == {"1": reading.crowded[1]}
+    snapshots = {o.seat: o.tags for o in observations(reading, 1.0)}
+    assert snapshots[1] == {ring_uid("van_visser"), ring_uid("mctoadery")}
+    assert snapshots[0] == {ring_uid("araneros")} and snapshots[3] == frozenset()
