@@ -1,5 +1,6 @@
 """The camera adapter: the synthetic twin, VideoCapture on a recorded file, the frame loop."""
 
+import sys
 import threading
 
 import cv2
@@ -92,3 +93,22 @@ def test_frame_loop_counts_missing_and_refused_frames():
     with pytest.raises(MalformedInput) as error:
         FrameLoop(flaky, camera.calibration, print, rate_hz=0)
     assert error.value.field == "rate_hz"
+
+
+def test_auto_falls_back_from_the_pi_to_video_capture_to_the_synthetic_camera(monkeypatch):
+    import vision.camera as camera_module
+
+    def no_device(source, size=None):
+        raise MalformedInput(f"cannot open camera {source!r}", field="camera")
+
+    monkeypatch.setattr(camera_module, "_picamera_available", lambda: False)
+    monkeypatch.setattr(camera_module, "OpenCVCamera", no_device)
+    assert isinstance(open_camera("auto", size=(640, 480)), SyntheticCamera)
+    opened = []
+    monkeypatch.setattr(camera_module, "OpenCVCamera", lambda s, size=None: opened.append(s) or s)
+    assert open_camera("auto") == 0 and open_camera("2") == 2
+    assert open_camera("rtsp://pi.local/table") == "rtsp://pi.local/table"
+    assert opened == [0, 2, "rtsp://pi.local/table"]
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # as on a machine without it
+    with pytest.raises(MalformedInput, match="picamera2 is not installed"):
+        open_camera("pi")
