@@ -9,6 +9,13 @@
   the detections as JSON: which House's ring stands at each seat, every ring seen, and each
   seat's revealed tokens. Without ``--calibration`` the image calibrates itself from its markers.
 
+- ``companion vision watch [--camera SRC] [--calibration CAL.json | --seats N] [--rate HZ]
+  [--frames N] [--seconds S] [--no-tokens] [--observations] [--registry-out REG.json]``: reads
+  a camera (``auto``, ``pi``, ``synthetic``, a device index, a URL or a video file) at a rate
+  and prints one JSON line of detections per frame; with ``--observations`` it prints the
+  tracker's snapshots instead (one per seat per frame, ``companion track``'s input) and
+  ``--registry-out`` writes the registry of the camera's ring pseudo-UIDs for ``--registry``.
+
 An unreadable image or calibration is one line on stderr and exit status 2.
 """
 
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +61,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seats", type=int, help="seats at the table (needed without --calibration)")
     p.add_argument("--no-tokens", action="store_true", help="rings only")
     p.set_defaults(func=run_detect)
+
+    p = sub.add_parser("watch", help="read a camera at a rate, print detections as JSON lines")
+    p.add_argument("--camera", default="auto", help="auto, pi, synthetic, an index or a URL")
+    p.add_argument("--calibration", type=Path, help="calibration JSON (default: from markers)")
+    p.add_argument("--seats", type=int, help="seats, to calibrate from the first frame")
+    p.add_argument("--rate", type=float, default=5.0, help="frames per second (default 5)")
+    p.add_argument("--frames", type=int, help="stop after this many frames")
+    p.add_argument("--seconds", type=float, help="stop after this long")
+    p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT asked of the camera")
+    p.add_argument("--seed", type=int, default=0, help="the synthetic camera's table")
+    p.add_argument("--no-tokens", action="store_true", help="rings only")
+    p.add_argument("--observations", action="store_true", help="print tracker snapshots")
+    p.add_argument("--registry-out", type=Path, help="write the ring pseudo-UID registry")
+    p.set_defaults(func=run_watch)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -143,4 +165,73 @@ def run_detect(args: argparse.Namespace) -> int:
         calibration = calibrate(image, args.seats)
     detections = detect(image, calibration, tokens=not args.no_tokens)
     print(json.dumps({"calibration": calibration.method, **detections.to_json()}))
+    return 0
+
+
+END_OF_STREAM = 5
+"""Frames missed in a row after which a camera (a video file, a dropped stream) is finished."""
+
+
+def watch_calibration(args: argparse.Namespace, camera: Any) -> Any:
+    """The calibration: the file, the synthetic camera's own, or the first frame's markers."""
+    from vision.calibrate import calibrate
+    from vision.camera import SyntheticCamera
+
+    if args.calibration:
+        return load_calibration(args.calibration)
+    if isinstance(camera, SyntheticCamera):
+        return camera.calibration
+    if args.seats is None:
+        raise MalformedInput("give --calibration, or --seats to calibrate from the first frame")
+    for _ in range(END_OF_STREAM):
+        frame = camera.read()
+        if frame is not None:
+            return calibrate(frame, args.seats)
+    raise MalformedInput(f"no frame from camera {args.camera!r}", field="camera")
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    """Read the camera at ``--rate`` and print a JSON line per frame (or per seat snapshot)."""
+    import time
+
+    from vision.camera import FrameLoop, open_camera
+    from vision.rings import observations, ring_registry
+
+    if not args.rate > 0:
+        raise MalformedInput(f"must be > 0, got {args.rate}", field="rate")
+    seats = args.seats if args.seats is not None else 6
+    camera = open_camera(args.camera, parse_size(args.size), seed=args.seed, seats=seats)
+    start = time.monotonic()
+
+    def sink(t: float, detections: Any) -> None:
+        t = round(t - start, 3)
+        if args.observations:
+            for obs in observations(detections.rings, t, seq=loop.frames):
+                print(json.dumps(obs.to_json()), flush=True)
+        else:
+            print(json.dumps({"t": t, **detections.to_json()}), flush=True)
+
+    try:
+        calibration = watch_calibration(args, camera)
+        if args.registry_out:
+            args.registry_out.write_text(
+                json.dumps(ring_registry().to_json(), indent=1) + "\n", encoding="utf-8"
+            )
+        loop = FrameLoop(camera, calibration, sink, args.rate, tokens=not args.no_tokens)
+        missed = 0
+        next_at = time.monotonic()
+        while args.frames is None or loop.frames < args.frames:
+            if args.seconds is not None and time.monotonic() - start >= args.seconds:
+                break
+            before = loop.misses
+            loop.step()
+            missed = missed + 1 if loop.misses > before else 0
+            if missed >= END_OF_STREAM:
+                break
+            next_at = max(next_at + 1.0 / args.rate, time.monotonic())
+            time.sleep(max(0.0, next_at - time.monotonic()))
+    finally:
+        camera.close()
+    if loop.errors:
+        print(f"companion vision: {loop.errors} frames refused: {loop.last_error}", file=sys.stderr)
     return 0

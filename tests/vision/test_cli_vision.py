@@ -1,8 +1,14 @@
 """``companion vision render | calibrate | detect`` on files, as a user runs them."""
 
+import io
 import json
 
+import cv2
+
 from companion.cli import main
+from companion.commands.track import load_registry, replay
+from companion.core.tracking import Tracker
+from vision.camera import SyntheticCamera
 
 
 def test_render_calibrate_detect_round_trip(tmp_path, capsys):
@@ -60,3 +66,56 @@ def test_errors_are_one_line_and_status_2(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.startswith("companion vision: ") and words in err, (argv, err)
         assert err.count("\n") == 1
+
+
+def test_watch_prints_a_line_per_frame_from_the_synthetic_camera(capsys):
+    argv = ["vision", "watch", "--camera", "synthetic", "--seed", "3", "--seats", "4"]
+    assert main([*argv, "--frames", "2", "--rate", "50", "--size", "640x480"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 2 and lines[0]["t"] <= lines[1]["t"]
+    assert lines[0]["seats"] == lines[1]["seats"] and len(lines[0]["seats"]) == 4
+    assert None not in lines[0]["seats"].values()
+
+
+def test_watch_observations_feed_companion_track(tmp_path, capsys):
+    registry = tmp_path / "camera-registry.json"
+    argv = ["vision", "watch", "--camera", "synthetic", "--seed", "3", "--seats", "4"]
+    argv += ["--frames", "12", "--rate", "100", "--observations", "--registry-out", str(registry)]
+    assert main(argv) == 0
+    snapshots = capsys.readouterr().out
+    assert len(snapshots.splitlines()) == 12 * 4
+    tracker = Tracker(load_registry(registry), 4)
+    out, err = io.StringIO(), io.StringIO()
+    assert replay(tracker, io.StringIO(snapshots), out, err) == 0
+    events = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert events[0]["event"] == "layout" and len(events[0]["seats"]) == 4
+    assert events[-1]["seats"] == events[0]["seats"]
+
+
+def test_watch_reads_a_recorded_video_to_its_end(tmp_path, capsys):
+    camera = SyntheticCamera(seed=8, seats=5, size=(640, 480))
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (640, 480))
+    for _ in range(3):
+        writer.write(camera.read())
+    writer.release()
+    argv = ["vision", "watch", "--camera", str(path), "--seats", "5", "--rate", "100"]
+    assert main([*argv, "--size", "640x480", "--no-tokens"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    # The first frame calibrates (its markers), the other two are read; then the file ends.
+    assert len(lines) == 2
+    assert all(
+        line["seats"] == {str(s): h for s, h in camera.scene.rings.items()} for line in lines
+    )
+    assert all(line["tokens"] is None for line in lines)
+
+
+def test_watch_errors(capsys):
+    cases = [
+        (["vision", "watch", "--camera", "/nonexistent/cam.mp4", "--seats", "4"], "cannot open"),
+        (["vision", "watch", "--camera", "synthetic", "--rate", "0"], "rate"),
+    ]
+    for argv, words in cases:
+        capsys.readouterr()
+        assert main(argv) == 2
+        assert words in capsys.readouterr().err
