@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.core.errors import MalformedInput
 from vision import layout, palette
 from vision.layout import TableLayout
 
@@ -190,7 +191,9 @@ def _place_tokens(scene: Scene, rng) -> dict[int, list[tuple[str, float, float]]
                     placed.append((kind, float(px), float(py)))
                     break
             else:
-                raise ValueError(f"cannot spread {len(kinds)} tokens at seat {seat}")
+                raise MalformedInput(
+                    f"{len(kinds)} tokens do not fit in the reveal area", field=f"tokens.{seat}"
+                )
         out[seat] = placed
     return out
 

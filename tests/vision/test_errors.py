@@ -7,7 +7,7 @@ from companion.core.errors import MalformedInput
 from vision.calibrate import Calibration, calibrate
 from vision.detect import detect
 from vision.frame import check_image
-from vision.render import render_frame
+from vision.render import Scene, render, render_frame
 from vision.rings import detect_rings
 from vision.tokens import count_tokens
 
@@ -78,3 +78,9 @@ def test_check_image_returns_the_frame_and_detectors_take_canonical_views():
         s: dict.fromkeys(["wine", "poison", "antidote", "unicorn_antidote", "ogre_poison"], 0)
         for s in range(4)
     }
+
+
+def test_a_scene_with_more_tokens_than_a_reveal_area_holds_is_refused():
+    with pytest.raises(MalformedInput) as error:
+        render(Scene(4, tokens={2: {"wine": 60}}), np.random.default_rng(0))
+    assert error.value.field == "tokens.2"
