@@ -7,16 +7,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import re
 import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
+from serve_process import served_port, start_serve
 
 from companion import config
 from companion.commands import serve as serve_command
@@ -26,8 +23,6 @@ from companion.core.errors import MalformedInput
 from companion.core.game import PUBLIC, Mode
 from companion.service import Service
 from companion.store.journal import JournalStore, live_entries
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def settings(tmp_path, **changes):
@@ -161,15 +156,8 @@ def test_the_noise_of_the_simulated_readers_is_a_serve_option(tmp_path):
 
 def test_kill_9_of_companion_serve_mid_course_then_the_demo_goes_on(tmp_path):
     def start() -> tuple[subprocess.Popen, str]:
-        command = [sys.executable, "-m", "companion.cli", "serve", "--data", str(tmp_path),
-                   "--bind", "127.0.0.1", "--port", "0", "--no-mdns", "--speed", "60"]  # fmt: skip
-        process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )  # fmt: skip
-        port = re.search(r"http://[\d.]+:(\d+)/", process.stdout.readline())
-        assert port, "companion serve did not start"
-        return process, f"http://127.0.0.1:{port[1]}/api/state?viewer=public"
+        process = start_serve(tmp_path, "--speed", "60")
+        return process, f"http://127.0.0.1:{served_port(process)}/api/state?viewer=public"
 
     def state(url: str) -> dict:
         with urllib.request.urlopen(url, timeout=10) as reply:

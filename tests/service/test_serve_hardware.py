@@ -4,44 +4,19 @@ with one the service reads the broker and records a sensed game."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import re
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
-from companion.virtual import Scenario
+from serve_process import served_port, start_serve
 
-ROOT = Path(__file__).resolve().parents[2]
+from companion.virtual import Scenario
 
 
 def serve(data: Path, url: str) -> subprocess.Popen:
-    command = [
-        sys.executable,
-        "-m",
-        "companion.cli",
-        "serve",
-        "--data",
-        str(data),
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--no-mdns",
-        "--mqtt",
-        url,
-    ]
-    return subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    return start_serve(data, "--mqtt", url, stderr=subprocess.PIPE)
 
 
 def test_without_a_registry_the_error_names_it(tmp_path):
@@ -56,7 +31,7 @@ def test_serve_reads_the_broker(tmp_path, mosquitto):
     (tmp_path / "registry.json").write_text(json.dumps(scenario.registry.to_json()))
     process = serve(tmp_path, mosquitto.url)
     try:
-        port = re.search(r":(\d+)/", process.stdout.readline())[1]
+        port = served_port(process)
         deadline = time.monotonic() + 20
         state = {}
         while time.monotonic() < deadline:

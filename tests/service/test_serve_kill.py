@@ -5,46 +5,21 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 import urllib.request
 from pathlib import Path
 
-from companion.store.journal import JournalStore
+from serve_process import served_port, start_serve
 
-ROOT = Path(__file__).resolve().parents[2]
+from companion.store.journal import JournalStore
 
 
 def start(data: Path, pace: float) -> tuple[subprocess.Popen, str]:
-    command = [
-        sys.executable,
-        "-m",
-        "companion.cli",
-        "serve",
-        "--data",
-        str(data),
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--no-mdns",
-        "--virtual",
-        "engine",
-        "--pace",
-        str(pace),
-    ]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT
-    )
-    line = process.stdout.readline()
-    match = re.search(r"http://[\d.]+:(\d+)/", line)
-    assert match, line
-    return process, f"http://127.0.0.1:{match[1]}"
+    process = start_serve(data, "--virtual", "engine", "--pace", str(pace))
+    return process, f"http://127.0.0.1:{served_port(process)}"
 
 
 def get(url: str) -> dict:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
+from serve_process import served_port, start_serve
 from webhelpers import PIN
 
 from companion.service import VirtualTable
@@ -190,41 +191,14 @@ def test_courtroom_on_the_tablet(browser, served):
 
 def test_companion_serve_shows_a_live_sensed_game(browser, tmp_path):
     """The bar: `companion serve` with no hardware runs the virtual table, Chromium renders it."""
-    import os
-    import subprocess
-    import sys
-
-    root = Path(__file__).resolve().parents[2]
-    command = [
-        sys.executable,
-        "-m",
-        "companion.cli",
-        "serve",
-        "--data",
-        str(tmp_path / "data"),
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--no-mdns",
-        "--speed",
-        "20",
-    ]
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(root)},
-    )
+    process = start_serve(tmp_path / "data", "--speed", "20")
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     errors: list[str] = []
     try:
-        url = re.search(r"http://\S+:(\d+)/", process.stdout.readline())
+        port = served_port(process)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"http://127.0.0.1:{url[1]}/")
+        page.goto(f"http://127.0.0.1:{port}/")
         page.evaluate("window.__loaded = true")
         first = int(page.evaluate("document.body.dataset.seq"))
         for _ in range(300):  # polled from the test (the page's CSP forbids eval'd predicates)
