@@ -14,24 +14,14 @@ import argparse
 import json
 import random
 import sys
-from typing import Any, NoReturn
+from typing import Any
 
+from companion.commands import one_line_errors
 from companion.core.errors import MalformedInput
 from companion.core.games.cena.score_pad import score_request
 from companion.core.journal import Journal, play_random
 
 VARIANTS = ("private_feast", "single_course")
-
-
-def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Make argparse's usage errors one line on stderr with exit status 2, like domain errors."""
-
-    def error(message: str) -> NoReturn:
-        print(f"{parser.prog}: {message}", file=sys.stderr)
-        sys.exit(2)
-
-    parser.error = error  # type: ignore[method-assign]
-    return parser
 
 
 def _fail(error: MalformedInput) -> int:
@@ -71,18 +61,18 @@ def run_play(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``companion cena score`` and ``companion cena play``."""
-    parser = _one_line_errors(
+    parser = one_line_errors(
         subparsers.add_parser("cena", help="Cena: round scoring and a random demo game")
     )
     commands = parser.add_subparsers(dest="cena_command", metavar="{score,play}")
     parser.set_defaults(func=lambda args: _usage(parser))
 
-    score = _one_line_errors(
+    score = one_line_errors(
         commands.add_parser("score", help="score a round: JSON on stdin, JSON on stdout")
     )
     score.set_defaults(func=run_score)
 
-    play = _one_line_errors(commands.add_parser("play", help="play a seeded random legal game"))
+    play = one_line_errors(commands.add_parser("play", help="play a seeded random legal game"))
     play.add_argument("--players", type=int, required=True, help="Houses, 3 to 5")
     play.add_argument("--seed", type=int, required=True, help="seed of the random game")
     play.add_argument("--variant", action="append", default=[], choices=VARIANTS, help="repeatable")

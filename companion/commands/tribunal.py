@@ -13,8 +13,9 @@ import json
 import random
 import secrets
 import sys
-from typing import Any, NoReturn
+from typing import Any
 
+from companion.commands import one_line_errors
 from companion.core.errors import MalformedInput
 from companion.core.game import CHANCE
 from companion.core.games.tribunal.cards import synthetic_deck
@@ -26,26 +27,15 @@ VERDICT_NAMES = {"guilty": "guilty", "not-guilty": "not_guilty", "not_guilty": "
 MAX_SIMULATIONS = 10_000_000
 
 
-def _one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Make argparse's usage errors one line on stderr with exit status 2, like domain errors."""
-
-    def error(message: str) -> NoReturn:
-        print(f"{parser.prog}: {message}", file=sys.stderr)
-        sys.exit(2)
-
-    parser.error = error  # type: ignore[method-assign]
-    return parser
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``companion tribunal odds`` and ``companion tribunal play``."""
-    parser = _one_line_errors(
+    parser = one_line_errors(
         subparsers.add_parser("tribunal", help="The Gods Will Have Blood: odds and a demo game")
     )
     actions = parser.add_subparsers(dest="tribunal_command", metavar="{odds,play}")
     parser.set_defaults(func=lambda args: _usage(parser))
 
-    odds = _one_line_errors(actions.add_parser("odds", help="exact chance that a verdict passes"))
+    odds = one_line_errors(actions.add_parser("odds", help="exact chance that a verdict passes"))
     odds.add_argument("--red", type=int, required=True, help="red cubes in the Judgment Pool")
     odds.add_argument("--white", type=int, required=True, help="white cubes in the Judgment Pool")
     odds.add_argument("--blue", type=int, default=0, help="blue (wild) cubes in the pool")
@@ -54,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     odds.add_argument("--seed", type=int, help="seeded random.Random (default: SystemRandom)")
     odds.set_defaults(func=run_odds)
 
-    play = _one_line_errors(actions.add_parser("play", help="play a seeded random game"))
+    play = one_line_errors(actions.add_parser("play", help="play a seeded random game"))
     play.add_argument("--seed", type=int, required=True, help="seed of the game and its deck")
     play.add_argument("--vine", default="default", choices=sorted(PRESETS))
     play.add_argument("--second-draw", default="stop", choices=["stop", "always"])
