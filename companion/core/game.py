@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from companion.core.errors import MalformedInput
+
 Action = dict[str, Any]
 """A JSON-able action: ``{"type": ..., ...}``."""
 
@@ -154,3 +156,22 @@ class Game(ABC):
     def conformance_options(self) -> list[dict[str, Any]]:
         """Option sets the shared conformance suite plays (every player count and variant)."""
         return [{}]
+
+
+def action_phase(action: Any, actions: Mapping[str, tuple[str, tuple[str, ...]]]) -> str:
+    """The phase ``action`` belongs to, once its shape is checked against ``actions``.
+
+    ``actions`` maps each action type to ``(phase, fields it may carry)``. An action that is not an
+    object, has an unknown type or carries a field its type does not have is MalformedInput naming
+    the field.
+    """
+    if not isinstance(action, Mapping):
+        raise MalformedInput("an action is an object with a type", field="action")
+    kind = action.get("type")
+    if kind not in tuple(actions):  # a tuple: an unhashable type is unknown, not a TypeError
+        raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
+    phase, fields = actions[kind]
+    for key in action:
+        if key not in ("type", *fields):
+            raise MalformedInput(f"a {kind} action has no field {key!r}", field=f"action.{key}")
+    return phase

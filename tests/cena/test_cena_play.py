@@ -9,7 +9,7 @@ import pytest
 from cena_helpers import at_feast, at_welcome, new, play, welcome_all
 
 from companion.core import registry
-from companion.core.errors import IllegalAction
+from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, HOST, PUBLIC, Viewer
 from companion.core.games.cena import rules
 from companion.core.games.cena.alliances import house_alliances
@@ -112,6 +112,16 @@ def test_out_of_order_action_names_the_order():
     assert error.value.rule == rules.ORDER
     with pytest.raises(IllegalAction):
         state.sample_chance(random.Random(0))
+
+
+@pytest.mark.parametrize(
+    ("action", "field"),
+    [([], "action"), ({"type": []}, "action.type"), ({"type": "nope"}, "action.type")],
+)
+def test_a_malformed_action_names_the_field(action, field):
+    with pytest.raises(MalformedInput) as error:
+        new().apply(action)
+    assert error.value.field == field
 
 
 def test_three_rounds_host_passes_left():

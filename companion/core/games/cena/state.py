@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer
+from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, action_phase
 from companion.core.games.cena import rules
 from companion.core.games.cena.alliances import (
     Played,
@@ -201,15 +201,8 @@ class CenaState(GameState):
 
     def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
         """Apply one action (validated first: a refused action leaves the state unchanged)."""
-        if not isinstance(action, Mapping):
-            raise MalformedInput("an action is an object with a type", field="action")
-        kind = action.get("type")
-        if kind not in ACTIONS:
-            raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
-        phase, fields = ACTIONS[kind]
-        for key in action:
-            if key not in ("type", *fields):
-                raise MalformedInput(f"a {kind} action has no field {key!r}", field=f"action.{key}")
+        phase = action_phase(action, ACTIONS)
+        kind = action["type"]
         if self.phase != phase:
             raise IllegalAction(
                 f"{kind} is not possible now (the round is at {self.phase})", rule=rules.ORDER

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
 from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer
+from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, action_phase
 from companion.core.games.tribunal import board as playmat
 from companion.core.games.tribunal.board import Board
 from companion.core.games.tribunal.cards import (
@@ -204,15 +203,8 @@ class TribunalState(GameState):
 
         Nothing in this game is sensed, so :attr:`Mode.RECORDING` enforces the rules too.
         """
-        if not isinstance(action, Mapping):
-            raise MalformedInput("an action is an object with a type", field="action")
-        kind = action.get("type")
-        if kind not in ACTION_TYPES:
-            raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
-        phase, fields = ACTIONS[kind]
-        for key in action:
-            if key not in ("type", *fields):
-                raise MalformedInput(f"a {kind} action has no field {key!r}", field=f"action.{key}")
+        phase = action_phase(action, ACTIONS)
+        kind = action["type"]
         if self.phase != phase:
             raise IllegalAction(
                 f"{kind} is not possible now (the game is at {self.phase})",
