@@ -123,7 +123,11 @@ def run_micropython(script, *extras):
 
 def test_portable_modules_run_under_real_micropython():
     vectors = ROOT / "tests" / "fixtures" / "wire_vectors.json"
-    lines = run_micropython("mp_portable_checks.py", f"{vectors}=/vectors.json")
+    lines = run_micropython(
+        "mp_portable_checks.py",
+        f"{vectors}=/vectors.json",
+        f"{HERE / 'fw_vectors.py'}=/sim/fw_vectors.py",
+    )
     assert lines["impl"] == "micropython"
     for module in ("cbwire", "seats"):
         assert int(lines["selftest " + module]) > 0

@@ -5,56 +5,11 @@ import json
 import cbwire
 import pytest
 from fw_paths import ROOT
+from fw_vectors import encode_mqtt, encode_serial, uids
 
 VECTORS = json.loads((ROOT / "tests" / "fixtures" / "wire_vectors.json").read_text())
 SERIAL = [v for v in VECTORS if v["kind"] == "serial" and not v.get("stream")]
 MQTT = [v for v in VECTORS if v["kind"] == "mqtt" and "error" not in v]
-
-
-def _uids(tags):
-    return [bytes.fromhex(t) for t in tags]
-
-
-def encode_serial(f):
-    """The frame the firmware sends for a vector's fields."""
-    kind = f["type"]
-    if kind == "hello":
-        payload = cbwire.hello_payload(f["node"], f["fw"], f["seats"])
-        code = cbwire.HELLO
-    elif kind == "snapshot":
-        payload = cbwire.snapshot_payload(f["seat"], f["seq"], f["t_ms"], _uids(f["tags"]))
-        code = cbwire.SNAPSHOT
-    elif kind == "heartbeat":
-        payload = cbwire.heartbeat_payload(f["uptime_ms"], f["frames"])
-        code = cbwire.HEARTBEAT
-    elif kind == "log":
-        payload = cbwire.log_payload(f["level"], f["text"])
-        code = cbwire.LOG
-    elif kind == "reader_fault":
-        payload = cbwire.fault_payload(f["seat"], f["code"])
-        code = cbwire.READER_FAULT
-    else:
-        raise AssertionError("vector type not known to the firmware: " + kind)
-    return cbwire.frame(f["frame_seq"], code, payload)
-
-
-def encode_mqtt(f):
-    """(topic, payload) the firmware publishes for a vector's fields."""
-    kind, node = f["type"], f["node"]
-    if kind == "status":
-        return cbwire.topic_status(node), "online" if f["online"] else "offline"
-    if kind == "hello":
-        return cbwire.topic_hello(node), cbwire.hello_json(node, f["fw"], f["seats"])
-    if kind == "snapshot":
-        payload = cbwire.snapshot_json(node, f["seat"], f["seq"], f["t_ms"], _uids(f["tags"]))
-        return cbwire.topic_snapshot(f["seat"]), payload
-    if kind == "heartbeat":
-        return cbwire.topic_heartbeat(node), cbwire.heartbeat_json(f["frames"], f["uptime_ms"])
-    if kind == "reader_fault":
-        return cbwire.topic_fault(node), cbwire.fault_json(f["seat"], f["code"])
-    if kind == "log":
-        return cbwire.topic_log(node), cbwire.log_json(f["level"], f["text"])
-    raise AssertionError("vector type not known to the firmware: " + kind)
 
 
 def test_there_are_vectors_of_every_kind():
@@ -160,7 +115,7 @@ def test_the_mqtt_reporter_publishes_each_vector_with_its_qos_and_retain(vector)
         if kind == "hello":
             rep.hello(f["node"], f["fw"], f["seats"])
         elif kind == "snapshot":
-            rep.snapshot(f["seat"], f["seq"], f["t_ms"], _uids(f["tags"]))
+            rep.snapshot(f["seat"], f["seq"], f["t_ms"], uids(f["tags"]))
         elif kind == "heartbeat":
             rep.frames_sent = f["frames"] - 1  # the heartbeat counts itself
             rep.heartbeat(f["uptime_ms"])
