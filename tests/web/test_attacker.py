@@ -6,31 +6,14 @@ from __future__ import annotations
 
 import json
 import random
-import re
 
 import shellgame
-from webhelpers import PIN, csrf_of
+from webhelpers import INITIAL, first_sse_message
 
 from companion.core.game import CHANCE, Viewer
 from companion.core.games.goblets.tokens import Token
 
 KINDS = {token.value for token in Token}
-INITIAL = re.compile(
-    r'<script id="(?:initial|timeline)" type="application/json">(.*?)</script>', re.S
-)
-
-
-def first_sse_message(client, url):
-    response = client.get(url, buffered=False)
-    try:
-        buffer = ""
-        for chunk in response.response:
-            buffer += chunk.decode()
-            if "data: " in buffer and buffer.endswith("\n\n"):
-                return buffer
-    finally:
-        response.close()
-    return buffer
 
 
 def crawl(app, service, host_client):
@@ -104,15 +87,8 @@ def allowed(document, path, viewer):
     return path[0] == "events" and document["events"][path[1]].get("to") == viewer
 
 
-def test_goblets_full_game_leaks_nothing(app, service):
-    host_client = app.test_client()
-    token = csrf_of(host_client)
-    assert (
-        host_client.post(
-            "/api/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": token}
-        ).status_code
-        == 200
-    )
+def test_goblets_full_game_leaks_nothing(app, service, host):
+    host_client, _ = host  # logged in (asserted by the fixture)
     service.new_game("goblets", {"players": 5, "hidden_vp": True})
     rng = random.Random(2024)
     crawls = reveals = 0
@@ -154,10 +130,8 @@ def test_goblets_full_game_leaks_nothing(app, service):
     assert len(exported["journal"]["entries"]) > 100
 
 
-def test_shellgame_token_uids_never_leak_before_the_reveal(app, service):
-    host_client = app.test_client()
-    token = csrf_of(host_client)
-    host_client.post("/api/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
+def test_shellgame_token_uids_never_leak_before_the_reveal(app, service, host):
+    host_client, _ = host
     rng = random.Random(7)
     for step in range(60):
         state = service.table.state
@@ -177,15 +151,13 @@ def test_shellgame_token_uids_never_leak_before_the_reveal(app, service):
     assert shellgame.uid(9, 0) in text
 
 
-def test_sensed_game_never_shows_a_tag_uid(app, service):
+def test_sensed_game_never_shows_a_tag_uid(app, service, host):
     """On a sensed table the raw tag UIDs are the secret contents: no byte of any page shows one."""
     from companion.core.game import Mode
     from companion.service.sensing import SensedTable
     from companion.virtual import NOISE, Scenario, SimulatedReaders
 
-    host_client = app.test_client()
-    token = csrf_of(host_client)
-    host_client.post("/api/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
+    host_client, _ = host
     service.default_mode = Mode.RECORDING
     service.sensed_chance = frozenset({"initial_pour"})
     service.new_game("goblets", {"players": 4, "characters": []})

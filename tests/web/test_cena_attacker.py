@@ -14,28 +14,10 @@ import json
 import random
 import re
 
-from webhelpers import PIN, csrf_of
+from webhelpers import INITIAL, first_sse_message
 
 from companion.core.game import HOST, PUBLIC, Mode, Viewer
 from companion.core.games.cena import rules
-
-INITIAL = re.compile(
-    r'<script id="(?:initial|timeline)" type="application/json">(.*?)</script>', re.S
-)
-
-
-def first_sse_message(client, url):
-    """The first snapshot a stream sends (then the connection is closed)."""
-    response = client.get(url, buffered=False)
-    try:
-        buffer = ""
-        for chunk in response.response:
-            buffer += chunk.decode()
-            if "data: " in buffer and buffer.endswith("\n\n"):
-                return buffer
-    finally:
-        response.close()
-    return buffer
 
 
 def searchable(text, since):
@@ -116,16 +98,8 @@ def pattern(names):
     return re.compile(r"(?<![\w-])(" + "|".join(sorted(names)) + r")(?!\d)")
 
 
-def login(app):
-    client = app.test_client()
-    token = csrf_of(client)
-    reply = client.post("/api/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
-    assert reply.status_code == 200
-    return client, reply.get_json()["csrf"]
-
-
-def test_no_hand_card_leaks_before_it_is_played(app, service):
-    host_client, _ = login(app)
+def test_no_hand_card_leaks_before_it_is_played(app, service, host):
+    host_client, _ = host
     service.new_game("cena", {"players": 3})
     tokens = service.seat_tokens()
     seat_client = app.test_client()
@@ -175,9 +149,9 @@ def csrf_of_seat(client, token):
     return re.search(r'<meta name="csrf" content="([^"]+)">', page)[1]
 
 
-def test_a_recorded_revoke_is_told_only_to_its_house(app, service):
+def test_a_recorded_revoke_is_told_only_to_its_house(app, service, host):
     """A follow-suit warning says the House still holds the lead suit: only that House sees it."""
-    host_client, host_csrf = login(app)
+    host_client, host_csrf = host
     service.new_game("cena", {"players": 4, "single_course": True})
     rng = random.Random(3)
     for _ in range(200):
