@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 
@@ -55,3 +56,26 @@ def host(app):
     reply = client.post("/api/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
     assert reply.status_code == 200
     return client, reply.get_json()["csrf"]
+
+
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (one per test module)."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 from serve_process import served_port, start_serve
 from webhelpers import PIN
 
@@ -24,16 +23,6 @@ from companion.web.qr import qr_svg
 from companion.web.server import WebServer
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PREFERENCE = [
     '[data-type="toast"]',
     '[data-type="reveal"]',
@@ -55,14 +44,6 @@ def served(service, settings):
         driver.stop()
         service.hub.close()
         server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def play_my_turn(phone) -> bool:

@@ -13,7 +13,6 @@ import random
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 from webhelpers import PIN
 
 from companion.core.game import Viewer
@@ -22,16 +21,6 @@ from companion.web import create_app
 from companion.web.server import WebServer
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE_SEAT = 1
 
 
@@ -45,14 +34,6 @@ def served(service, settings):
     finally:
         service.hub.close()
         server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def seq(page) -> int:
