@@ -18,6 +18,7 @@ from fw_paths import FIRMWARE
 from fw_sim_bus import SimClock, SimPin, SimSPI
 from fw_sim_mfrc522 import ChipMFRC522, Field, Tag14443A
 from fw_sim_pn5180 import ChipPN5180, Tag15693
+from polling import wait_for
 
 
 def _fake_pi(spi, lines):
@@ -146,15 +147,6 @@ def _watch(port):
     return sub, got
 
 
-def _wait_for(condition, seconds=10):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_paho_behind_the_umqtt_interface_on_a_real_broker(broker):
     sub, got = _watch(broker)
     clients = []
@@ -168,12 +160,14 @@ def test_paho_behind_the_umqtt_interface_on_a_real_broker(broker):
     try:
         assert rep.maintain()
         rep.snapshot(0, 3, 1234, [bytes.fromhex("E004015012345678")])
-        assert _wait_for(lambda: "cupbearer/v1/seat/0/snapshot" in got)
+        assert wait_for(lambda: "cupbearer/v1/seat/0/snapshot" in got, seconds=10, step=0.02)
         assert got["cupbearer/v1/node/pi/status"] == "online"
         assert json.loads(got["cupbearer/v1/node/pi/hello"])["fw"] == cbnode.FW_VERSION
         assert json.loads(got["cupbearer/v1/seat/0/snapshot"])["tags"] == ["E004015012345678"]
         clients[0].close()  # the node vanishes without a DISCONNECT: the Last Will fires
-        assert _wait_for(lambda: got.get("cupbearer/v1/node/pi/status") == "offline")
+        assert wait_for(
+            lambda: got.get("cupbearer/v1/node/pi/status") == "offline", seconds=10, step=0.02
+        )
     finally:
         for c in clients:
             c.client.loop_stop()

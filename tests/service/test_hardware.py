@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import time
 
+from polling import wait_for
+
 from companion.core import registry
 from companion.core.game import HOST, PUBLIC, Mode
 from companion.links.records import Hello
@@ -17,15 +19,6 @@ from companion.virtual import NOISE, Scenario, SimulatedReaders
 SPEED = 10.0
 """The node plays the Course 10x faster; the link's clock runs 10x too, so the tracker sees
 the hands' real timings."""
-
-
-def wait_for(predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_mqtt_node_to_journal(settings, mosquitto):

@@ -9,6 +9,8 @@ import json
 import random
 import time
 
+from polling import wait_for
+
 from companion import cli
 from companion.core import registry
 from companion.core.game import Mode
@@ -25,15 +27,6 @@ from companion.virtual import NOISE, Scenario, SimulatedReaders
 
 SPEED = 10.0
 """As in test_hardware.py: the Course 10x faster, the link's clock 10x too."""
-
-
-def wait_for(predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def without_time(events):

@@ -9,9 +9,9 @@ import argparse
 import json
 import random
 import subprocess
-import time
 import urllib.request
 
+import polling
 import pytest
 from serve_process import served_port, start_serve
 
@@ -48,12 +48,7 @@ def serve(conf) -> tuple[Service, object]:
 
 
 def wait_for(predicate, seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError("the virtual table did not get there in time")
+    assert polling.wait_for(predicate, seconds, 0.02), "the virtual table did not get there in time"
 
 
 def replay_enforcing(store: JournalStore, game_id: int):
