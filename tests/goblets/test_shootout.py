@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from engine_helpers import play_random
 
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import CHANCE, HOST, PUBLIC, Mode, Viewer
@@ -30,18 +31,6 @@ def choose(seat: int, goblet: str) -> dict:
 def views(state) -> str:
     viewers = [PUBLIC, HOST, *(Viewer.seat(i) for i in range(state.num_seats))]
     return json.dumps([state.view(v) for v in viewers], sort_keys=True)
-
-
-def play_random(state, rng):
-    journal = []
-    while not state.is_over():
-        if state.to_move() is CHANCE:
-            action = state.sample_chance(rng)
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply(action)
-        journal.append(action)
-    return journal
 
 
 def test_caller_tied_chooses_first():
