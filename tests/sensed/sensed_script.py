@@ -182,6 +182,16 @@ def warnings(result: Result) -> list[dict[str, Any]]:
     return [e for e in result.events if e.get("event") == "rule_warning"]
 
 
+def check_revealed(c: Course, played: Played) -> tuple[dict[str, Any], list[int]]:
+    """Assert the reveal shows each place's true contents and the true VP; (revealed, VP)."""
+    revealed = event(played.result, "revealed")
+    houses = [p["house"] for p in revealed["places"]]
+    truth, vp = expected(c, event(played.result, "targets_dealt")["targets"], houses)
+    assert {p["place"]: p["contents"] for p in revealed["places"]} == truth
+    assert played.session.state.results[0]["vp"] == vp
+    return revealed, vp
+
+
 RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "recordings" / "sensed-goblets-5"
 """The recorded session replayed by ``test_sensed_recording.py``."""
 

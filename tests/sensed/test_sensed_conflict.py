@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from sensed_script import Course, Turn, course, event, expected, run, warnings
+from sensed_script import Course, Turn, check_revealed, course, event, expected, run, warnings
 
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
@@ -80,11 +80,7 @@ def test_a_conflict_pauses_and_the_hosts_fix_resumes_with_the_hidden_move() -> N
     assert [a.action for a in fix.applied][:1] == [{"type": "swap", "seat": player, "with": far}]
     assert ("pass", player) in [(a.action["type"], a.action.get("seat")) for a in result.applied]
 
-    revealed = event(result, "revealed")
-    houses = [p["house"] for p in revealed["places"]]
-    truth, vp = expected(c, event(result, "targets_dealt")["targets"], houses)
-    assert {p["place"]: p["contents"] for p in revealed["places"]} == truth
-    assert played.session.state.results[0]["vp"] == vp
+    check_revealed(c, played)
     assert {w["message"] for w in warnings(result)} <= {
         "Toast only as the first action, with no Wine left"
     }

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from sensed_script import course, event, expected, run, warnings
+from sensed_script import check_revealed, course, run, warnings
 
 from companion.core import registry
 from companion.core.game import HOST, Mode
@@ -31,12 +31,7 @@ def check_course(seats: int, noise: str, seed: int, *, rings: bool = True, **kw:
     c = course(random.Random(1000 * seats + seed), seats, rings=rings)
     played = run(c, noise, seed, **kw)
     result = played.result
-    revealed = event(result, "revealed")
-    targets = event(result, "targets_dealt")["targets"]
-    houses = [place["house"] for place in revealed["places"]]
-    truth, vp = expected(c, targets, houses)
-    assert {p["place"]: p["contents"] for p in revealed["places"]} == truth
-    assert played.session.state.results[0]["vp"] == vp
+    revealed, vp = check_revealed(c, played)
     # Each seat is told its own VP (hidden VP is the default).
     told = {e["to"]: e["vp"] for e in result.events if e.get("event") == "scored"}
     assert told == dict(enumerate(vp))
@@ -90,8 +85,4 @@ def test_a_pour_the_tracker_corrected_is_revealed_where_the_token_is() -> None:
     assert (
         ("pour_corrected" in notices) == ("goblets" in reveal) == ("contents_mismatch" in notices)
     )
-    revealed = event(result, "revealed")
-    houses = [p["house"] for p in revealed["places"]]
-    truth, vp = expected(c, event(result, "targets_dealt")["targets"], houses)
-    assert {p["place"]: p["contents"] for p in revealed["places"]} == truth
-    assert played.session.state.results[0]["vp"] == vp
+    check_revealed(c, played)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from sensed_script import course, event, expected, run, warnings
+from sensed_script import check_revealed, course, run, warnings
 
 from companion.virtual.scenario import Motion
 
@@ -60,11 +60,7 @@ def test_final_actions_are_read_from_the_table() -> None:
         ("rotate", caller),
         ("reveal", caller),
     ]
-    revealed = event(result, "revealed")
-    houses = [p["house"] for p in revealed["places"]]
-    truth, vp = expected(c, event(result, "targets_dealt")["targets"], houses)
-    assert {p["place"]: p["contents"] for p in revealed["places"]} == truth
-    assert played.session.state.results[0]["vp"] == vp
+    check_revealed(c, played)
     assert {w["message"] for w in warnings(result)} <= {
         "Toast only as the first action, with no Wine left"
     }
