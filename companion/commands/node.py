@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -34,6 +33,7 @@ from companion.links.virtual import (
     read_script,
     simulated_readings,
 )
+from companion.signals import on_stop_signals
 
 
 def _seats(text: str) -> tuple[int, ...]:
@@ -88,8 +88,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the node until its readings end (plus ``--linger``) or a signal stops it."""
     # Handlers first: a SIGTERM that comes while the transport connects still stops cleanly.
     stopping = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stopping.set())
+    on_stop_signals(stopping.set)
     node = check_node_id(args.node, "node")
     if args.script:
         try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import signal
 import sys
 import threading
 from pathlib import Path
@@ -21,6 +20,7 @@ from companion.core.tags import TagRegistry
 from companion.service import Service, VirtualTable
 from companion.service.hardware import HardwareTable
 from companion.service.sensed_demo import SensedDemo
+from companion.signals import on_stop_signals
 from companion.web import create_app
 from companion.web.auth import host_pin
 from companion.web.mdns import Advertiser, local_address
@@ -163,15 +163,11 @@ def run(args: argparse.Namespace) -> int:
     if service.table is not None:
         print(f"  game {service.table.record.id} ({service.table.record.game})", flush=True)
 
-    stopping = threading.Event()
-
-    def stop(signum, frame):
-        stopping.set()
+    def stop() -> None:
         service.hub.close()  # ends every SSE stream so the worker threads can finish
-        threading.Thread(target=server.stop, daemon=True).start()
+        server.stop()
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    on_stop_signals(stop)
     try:
         server.run()
     finally:
