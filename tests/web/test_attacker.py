@@ -8,7 +8,7 @@ import json
 import random
 
 import shellgame
-from webhelpers import INITIAL, first_sse_message
+from webhelpers import INITIAL, first_sse_message, seat_responses
 
 from companion.core.game import CHANCE, Viewer
 from companion.core.games.goblets.tokens import Token
@@ -42,11 +42,7 @@ def crawl(app, service, host_client):
     got["host"].append(first_sse_message(host_client, "/api/stream?viewer=host"))
     for seat, token in service.seat_tokens().items():
         # Whoever holds this link (another seat's player, or a thief) sees exactly this.
-        got[seat] = [
-            public.get(f"/seat/{token}").data.decode(),
-            public.get(f"/api/seat/{token}/state").data.decode(),
-            first_sse_message(public, f"/api/stream?viewer=seat&token={token}"),
-        ]
+        got[seat] = seat_responses(public, token)
     return got
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from serve_process import served_port, start_serve
-from webhelpers import PIN
+from webhelpers import log_in_as_host
 
 from companion.service import VirtualTable
 from companion.web import create_app
@@ -72,10 +72,7 @@ def test_join_by_qr_and_play_a_course_to_the_reveal(browser, served, width, heig
     try:
         table = tablet.new_page()
         table.on("pageerror", lambda error: errors.append(str(error)))
-        table.goto(f"{base}/host")
-        table.fill("#pin", PIN)
-        table.click("button[type=submit]")
-        table.wait_for_selector("#undo")
+        log_in_as_host(table, base)
         table.goto(base + "/")
         table.wait_for_selector(".qr-code svg")
         table.evaluate("window.__loaded = true")  # gone if the page ever reloads
@@ -149,10 +146,7 @@ def test_courtroom_on_the_tablet(browser, served):
     try:
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"{base}/host")
-        page.fill("#pin", PIN)
-        page.click("button[type=submit]")
-        page.wait_for_selector("#undo")
+        log_in_as_host(page, base)
         page.goto(f"{base}/courtroom")
         page.click("#start")
         page.wait_for_selector("#pool .cube")

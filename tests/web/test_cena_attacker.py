@@ -14,7 +14,7 @@ import json
 import random
 import re
 
-from webhelpers import INITIAL, first_sse_message
+from webhelpers import INITIAL, first_sse_message, seat_responses
 
 from companion.core.game import HOST, PUBLIC, Mode, Viewer
 from companion.core.games.cena import rules
@@ -74,11 +74,7 @@ def crawl(app, service, host_client):
         got["host"].append(host_client.get(url).data.decode())
     got["host"].append(first_sse_message(host_client, "/api/stream?viewer=host"))
     for seat, token in service.seat_tokens().items():
-        got[seat] = [
-            public.get(f"/seat/{token}").data.decode(),
-            public.get(f"/api/seat/{token}/state").data.decode(),
-            first_sse_message(public, f"/api/stream?viewer=seat&token={token}"),
-        ]
+        got[seat] = seat_responses(public, token)
     return got
 
 

@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
-from webhelpers import PIN
+from webhelpers import log_in_as_host
 
 from companion.core.game import Viewer
 from companion.core.games.cena import rules
@@ -147,10 +147,7 @@ def test_the_host_starts_cena_and_the_tablet_shows_the_score_pad(browser, served
     try:
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(f"{base}/host")
-        page.fill("#pin", PIN)
-        page.click("button[type=submit]")
-        page.wait_for_selector("#undo")
+        log_in_as_host(page, base)
         page.select_option("#game-name", "cena")
         assert page.is_visible("#cena-options") and not page.is_visible("#goblets-options")
         page.select_option("#cena-players", "4")

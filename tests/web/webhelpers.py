@@ -28,3 +28,20 @@ def first_sse_message(client, url):
     finally:
         response.close()
     return buffer
+
+
+def seat_responses(client, token):
+    """What whoever holds a seat's link gets: its page, its state and its stream's first message."""
+    return [
+        client.get(f"/seat/{token}").data.decode(),
+        client.get(f"/api/seat/{token}/state").data.decode(),
+        first_sse_message(client, f"/api/stream?viewer=seat&token={token}"),
+    ]
+
+
+def log_in_as_host(page, base):
+    """Log a Chromium page in as the Host through the Host page's PIN form."""
+    page.goto(f"{base}/host")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#undo")
