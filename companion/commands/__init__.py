@@ -19,3 +19,8 @@ def one_line_errors(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
     parser.error = error  # type: ignore[method-assign]
     return parser
+
+
+def one_line(error: Exception) -> str:
+    """The error as exactly one line (field names come from input and may hold newlines)."""
+    return " ".join(str(error).splitlines())

@@ -16,7 +16,7 @@ import random
 import sys
 from typing import Any
 
-from companion.commands import one_line_errors
+from companion.commands import one_line, one_line_errors
 from companion.core.errors import MalformedInput
 from companion.core.games.cena.score_pad import score_request
 from companion.core.journal import Journal, play_random
@@ -26,7 +26,7 @@ VARIANTS = ("private_feast", "single_course")
 
 def _fail(error: MalformedInput) -> int:
     # Field names can come from the input (an unknown key): keep the message on one line.
-    print("companion cena: " + " ".join(str(error).splitlines()), file=sys.stderr)
+    print("companion cena: " + one_line(error), file=sys.stderr)
     return 2
 
 

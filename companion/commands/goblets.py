@@ -38,6 +38,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+from companion.commands import one_line
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.options import VARIANTS
 from companion.core.games.goblets.scoring import ScoringOverride, check_seats, score_toast
@@ -108,18 +109,13 @@ def score_request(data: Any) -> dict[str, Any]:
     return {"players": {player: score.to_json() for player, score in scores.items()}}
 
 
-def _one_line(error: MalformedInput) -> str:
-    """The error as exactly one line (field names come from input and may hold newlines)."""
-    return " ".join(str(error).splitlines())
-
-
 def run_score(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """The ``score`` subcommand on explicit streams; returns the exit status."""
     if not args.jsonl:
         try:
             result = score_request(parse_json(stdin.read()))
         except MalformedInput as error:
-            print(f"companion goblets score: {_one_line(error)}", file=stderr)
+            print(f"companion goblets score: {one_line(error)}", file=stderr)
             return 2
         print(json.dumps(result), file=stdout)
         return 0
@@ -131,7 +127,7 @@ def run_score(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, stderr: T
             result = score_request(parse_json(line))
         except MalformedInput as error:
             status = 2
-            print(f"companion goblets score: line {number}: {_one_line(error)}", file=stderr)
+            print(f"companion goblets score: line {number}: {one_line(error)}", file=stderr)
             detail = {"line": number, "field": error.field, "message": error.detail}
             print(json.dumps({"error": detail}), file=stdout)
             continue
