@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, Action, Mode
+from companion.core.games.goblets import flow, shootout
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
 from companion.core.sensed import SensedTable as CoreSensedTable
@@ -30,16 +31,7 @@ from companion.service.table import Service
 
 log = logging.getLogger(__name__)
 
-CHANCE_TYPES = frozenset(
-    {
-        "deal_characters",
-        "initial_pour",
-        "deal_winetaster_cards",
-        "deal_targets",
-        "legacy_draw",
-        "shootout_pour",
-    }
-)
+CHANCE_TYPES = frozenset({*flow.CHANCE_ACTIONS, shootout.POUR})
 """Every Raise Your Goblets chance action: drawn by the session, never by the service."""
 SENSED_RULE = (
     "On a sensed table the readers record pours and moves; a phone says only Pass or Toast."

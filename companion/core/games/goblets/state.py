@@ -26,14 +26,8 @@ from companion.core.games.goblets.options import Options
 from companion.core.games.goblets.tokens import POOL
 from companion.core.games.goblets.winetasters import layout
 
-CHANCE_PHASES = (
-    "deal_characters",
-    "initial_pour",
-    "deal_winetaster_cards",
-    "deal_targets",
-    "legacy_draw",
-)
-"""Phases whose next action is a chance outcome."""
+CHANCE_PHASES = flow.CHANCE_ACTIONS
+"""Phases whose next action is a chance outcome (each named after its chance action)."""
 
 _LISTS = (
     "places",
