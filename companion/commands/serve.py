@@ -15,11 +15,11 @@ from pathlib import Path
 
 from companion import config as settings
 from companion.core.errors import MalformedInput
-from companion.core.game import Mode
 from companion.core.tags import TagRegistry
 from companion.service import Service, VirtualTable
 from companion.service.hardware import HardwareTable
 from companion.service.sensed_demo import SensedDemo
+from companion.service.table import SENSED_POURS
 from companion.signals import on_stop_signals
 from companion.web import create_app
 from companion.web.auth import host_pin
@@ -84,7 +84,6 @@ def start_virtual_table(service: Service, config: settings.Config):
     if sensed and config.game.name == "goblets":
         # The legal puppet game, read by simulated readers; a resumed game (mid-Course too) is
         # taken up where the journal left it (companion/service/sensed_demo.py).
-        service.default_mode = Mode.RECORDING
         demo = SensedDemo(
             service,
             options=config.game.options or None,
@@ -128,7 +127,6 @@ def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
         serial=config.hardware.serial,
         data_dir=config.data_dir,  # recordings/game-<id>.jsonl: what the tracker read
     )
-    service.default_mode = Mode.RECORDING
     if service.table is None:
         service.new_game(config.game.name, config.game.options)
     log.info(
@@ -144,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     config.data_dir.mkdir(parents=True, exist_ok=True)
     service = Service(config)
     if not config.is_virtual or config.virtual.mode == "sensed":
-        service.sensed_chance = frozenset({"initial_pour"})  # the hands pour, the readers see
+        service.sensed_chance = SENSED_POURS  # before the replay: the hands pour, readers see
     service.resume()
     if config.is_virtual:
         driver = start_virtual_table(service, config)

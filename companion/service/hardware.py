@@ -75,7 +75,7 @@ class HardwareTable:
         self.ignored_seats: set[int] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="hardware-table", daemon=True)
-        service.sensed_chance = frozenset({"initial_pour"})
+        service.play_sensed()
 
     def start(self) -> HardwareTable:
         """Start the worker and the links."""

@@ -133,8 +133,7 @@ class SensedDemo:
         self._anchor: tuple[float, float] | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sensed-demo", daemon=True)
-        # Deals are drawn by the service until a game's sensed session starts; the hands pour.
-        service.sensed_chance = frozenset({"initial_pour"})
+        service.play_sensed()  # the hands pour; other deals are drawn until a session starts
 
     @property
     def bridge(self) -> SensedTable | None:

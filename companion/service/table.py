@@ -65,6 +65,11 @@ SEAT_TOKEN_BYTES = 16
 """128 bits of ``secrets.token_urlsafe`` per seat link."""
 
 
+SENSED_POURS = frozenset({"initial_pour"})
+"""On a sensed table the hands pour the initial tokens and the readers see them; the other deals
+are drawn by the service until a sensed session takes them over."""
+
+
 @dataclass
 class Table:
     """The current game: its record, state, journal entries and seat links."""
@@ -151,7 +156,8 @@ class Service:
         self.default_mode = Mode.ENFORCING if config.is_virtual else Mode.RECORDING
         self.sensed_chance: frozenset[str] = frozenset()
         """Chance action types the table's sensors record instead of the service drawing them
-        (the Host's random initial pour is poured by hand and read by the readers)."""
+        (the Host's random initial pour is poured by hand and read by the readers). Set by
+        :meth:`play_sensed`."""
         self.seat_input: Callable[[int, Mapping[str, Any]], None] | None = None
         """On a sensed table, where a seat's phone input goes (Pass or Toast) instead."""
         self.sensing: Any = None
@@ -182,6 +188,13 @@ class Service:
 
     # -- starting games ----------------------------------------------------------------------
 
+    def play_sensed(self) -> None:
+        """Play from the table's sensors: actions are recorded (a broken rule is warned about,
+        not refused) and the initial pour is read from the goblets, not drawn here."""
+        with self.lock:
+            self.default_mode = Mode.RECORDING
+            self.sensed_chance = SENSED_POURS
+
     def new_game(self, name: str, options: Mapping[str, Any] | None = None) -> Message:
         """Start a new game of ``name`` (the previous unfinished one is closed as abandoned)."""
         if not isinstance(name, str) or name not in self.games:
@@ -196,7 +209,7 @@ class Service:
             self.seat_input = self.sensing = None  # a sensed session belongs to one game
             if self.sensed_chance:
                 # Until a sensed session starts, deals are drawn here; the hands pour.
-                self.sensed_chance = frozenset({"initial_pour"})
+                self.sensed_chance = SENSED_POURS
             if self.table is not None and not self.table.record.is_finished:
                 self.store.finish(self.table.record.id, t=self.clock(), outcome={"abandoned": True})
             record = self.store.create_game(name, options, t=self.clock())

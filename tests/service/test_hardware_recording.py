@@ -43,8 +43,7 @@ def test_a_recorded_course_replays_to_the_live_events(settings, mosquitto, monke
 
     monkeypatch.setattr(SensedTable, "_take", spy)
     service = Service(settings, games=registry.load_all(), rng=random.Random(2))
-    service.default_mode = Mode.RECORDING
-    service.sensed_chance = frozenset({"initial_pour"})
+    service.play_sensed()
     service.new_game("goblets", {"players": 4, "characters": []})
     scenario = Scenario.generate(random.Random(5), 4, specials=0.0)
     readings = SimulatedReaders(scenario, NOISE["moderate"], random.Random(6), node="node-1")

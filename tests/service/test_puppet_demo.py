@@ -22,6 +22,7 @@ from companion.core import registry
 from companion.core.errors import MalformedInput
 from companion.core.game import PUBLIC, Mode
 from companion.service import Service
+from companion.service.table import SENSED_POURS
 from companion.store.journal import JournalStore, live_entries
 
 
@@ -36,7 +37,7 @@ def settings(tmp_path, **changes):
 def resume(conf) -> Service:
     """What ``companion serve`` does first: the service, and the journal's game replayed."""
     service = Service(conf, rng=random.Random(11))
-    service.sensed_chance = frozenset({"initial_pour"})
+    service.sensed_chance = SENSED_POURS  # before the replay, as serve does
     service.resume()
     return service
 

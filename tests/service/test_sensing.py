@@ -21,14 +21,14 @@ from companion.core.observations import Observation
 from companion.service import Service
 from companion.service.sensed_demo import SensedDemo
 from companion.service.sensing import SensedTable
+from companion.service.table import SENSED_POURS
 from companion.virtual import NOISE, Scenario, SimulatedReaders
 
 
 @pytest.fixture
 def sensed(settings):
     service = Service(settings, games=registry.load_all(), rng=random.Random(3))
-    service.default_mode = Mode.RECORDING
-    service.sensed_chance = frozenset({"initial_pour"})
+    service.play_sensed()
     yield service
     service.close()
 
@@ -79,7 +79,7 @@ def test_a_sensed_course_is_journaled_exactly(sensed, seed, noise):
 
     # Resume after a restart: the replayed journal is the same state.
     again = Service(service.config, store=service.store, games=service.games)
-    again.sensed_chance = frozenset({"initial_pour"})  # a sensed table: the hands pour
+    again.sensed_chance = SENSED_POURS  # before the replay, as serve does: the hands pour
     again.resume()
     views = [
         json.dumps(s.table.state.view(v), sort_keys=True)

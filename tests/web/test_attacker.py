@@ -149,13 +149,11 @@ def test_shellgame_token_uids_never_leak_before_the_reveal(app, service, host):
 
 def test_sensed_game_never_shows_a_tag_uid(app, service, host):
     """On a sensed table the raw tag UIDs are the secret contents: no byte of any page shows one."""
-    from companion.core.game import Mode
     from companion.service.sensing import SensedTable
     from companion.virtual import NOISE, Scenario, SimulatedReaders
 
     host_client, _ = host
-    service.default_mode = Mode.RECORDING
-    service.sensed_chance = frozenset({"initial_pour"})
+    service.play_sensed()
     service.new_game("goblets", {"players": 4, "characters": []})
     scenario = Scenario.generate(random.Random(12), 4, specials=0.0)
     uids = [uid for uid, _ in scenario.registry.to_json()["tags"].items()]
