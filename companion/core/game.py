@@ -138,6 +138,19 @@ class GameState(ABC):
         """True if applying ``action`` now shows everyone what was hidden (a reveal)."""
         return False
 
+    def seat_name(self, seat: int) -> str:
+        """What the rulebook calls the player at ``seat`` (their House, say), for people to read."""
+        return f"Player {seat + 1}"
+
+    def drawn_by(self) -> int | None:
+        """The seat that draws the chance outcome due now by hand (a cube from the bag), or None.
+
+        A table draws some chance at a player's pace ("you will draw two cubes (one at a time)"):
+        the caller then draws the outcome only when that seat asks for it. It is still chance,
+        drawn by the caller's randomness source and applied like any other outcome.
+        """
+        return None
+
     def clone(self) -> GameState:
         """An independent deep copy."""
         return copy.deepcopy(self)

@@ -20,16 +20,21 @@ from companion.core.game import CHANCE, Action, Event, GameState, Mode
 
 @dataclass(frozen=True)
 class Entry:
-    """One journaled action. ``mode`` says whether it was enforced or recorded from sensors."""
+    """One journaled action. ``mode`` says whether it was enforced or recorded from sensors;
+    ``actor`` who entered it ("seat 2", "host", "chance", "readers", "demo"; None: not recorded)."""
 
     seq: int
     action: Action
     t: float = 0.0
     mode: Mode = Mode.ENFORCING
+    actor: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The entry as JSON-able data."""
-        return {"seq": self.seq, "t": self.t, "mode": self.mode.value, "action": self.action}
+        data = {"seq": self.seq, "t": self.t, "mode": self.mode.value, "action": self.action}
+        if self.actor is not None:
+            data["actor"] = self.actor
+        return data
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Entry:
@@ -40,6 +45,7 @@ class Entry:
                 action=dict(data["action"]),
                 t=float(data.get("t", 0.0)),
                 mode=Mode(data.get("mode", Mode.ENFORCING.value)),
+                actor=None if data.get("actor") is None else str(data["actor"]),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise MalformedInput(f"bad journal entry {data!r}: {error}", field="journal") from None

@@ -1,15 +1,17 @@
 """The SQLite journal: every game's append-only record of actions (DESIGN.md principle 5).
 
-One file holds every game played at this table: a ``games`` table (id, game name, options, when it
-was created and finished, its outcome) and an append-only ``entries`` table (seq, t, mode, action
-as JSON). The database runs in WAL mode with ``synchronous=FULL``, and :meth:`JournalStore.append`
+One file holds every game played at this table: a ``games`` table (id, game name, options, how it
+is played, its join code, when it was created and finished, its outcome) and an append-only
+``entries`` table (seq, t, mode, who entered it, action as JSON). The database runs in WAL mode with ``synchronous=FULL``, and :meth:`JournalStore.append`
 returns only once its transaction is committed and synced, so a caller that shows an action after
 ``append`` returned can never show something a power cut or a ``kill -9`` would lose.
 
 Undo is itself an entry, ``{"type": "journal.undo", "seq": N}`` (a type no game uses): nothing
 is ever deleted. The live journal (:func:`live_journal`) leaves out the undo entries and the
 entries they undid; replaying it with :func:`companion.core.journal.replay` gives the state.
-Per-seat join tokens of a game are stored beside it so a restart keeps the players' links working.
+The seats of a game (a player's name, and the digest of the device secret that holds the seat) and
+the table's settings (the demo switch) are stored beside the games, so a restart keeps every phone
+in its seat. Only a SHA-256 digest of a device's secret is kept: the journal file opens no seat.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ CREATE TABLE IF NOT EXISTS games (
     options TEXT NOT NULL,
     created REAL NOT NULL,
     finished REAL,
-    outcome TEXT
+    outcome TEXT,
+    play TEXT NOT NULL DEFAULT 'demo',
+    join_code TEXT
 );
 CREATE TABLE IF NOT EXISTS entries (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -44,15 +48,34 @@ CREATE TABLE IF NOT EXISTS entries (
     t REAL NOT NULL,
     mode TEXT NOT NULL,
     action TEXT NOT NULL,
+    actor TEXT,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS seat_tokens (
+CREATE TABLE IF NOT EXISTS seats (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
-    token TEXT NOT NULL UNIQUE,
+    name TEXT,
+    device TEXT UNIQUE,
+    claimed REAL,
     PRIMARY KEY (game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
+ADDED_COLUMNS = (
+    # A journal written before a game stored how it was played: every game then was the demo's
+    # (the virtual table took any other game back), so it resumes as a demo game.
+    ("games", "play", "TEXT NOT NULL DEFAULT 'demo'"),
+    ("games", "join_code", "TEXT"),
+    ("entries", "actor", "TEXT"),
+)
+"""Columns added since the first schema: added in place to an older journal file."""
+GAME_COLUMNS = "id, game, options, created, finished, outcome, play, join_code"
+PLAYS = ("demo", "phones", "readers", "camera")
+"""How a game is played: by the demo table, by hand on the phones, read by the reader nodes or by
+the overhead camera."""
 
 
 class NotFound(CupbearerError):
@@ -69,11 +92,20 @@ class GameRecord:
     created: float
     finished: float | None = None
     outcome: dict[str, Any] | None = None
+    play: str = "phones"
+    """How the game is played (one of :data:`PLAYS`)."""
+    join_code: str | None = None
+    """The code a phone opens to claim a seat (None: nobody joins, e.g. the demo's games)."""
 
     @property
     def is_finished(self) -> bool:
         """True once the game has ended and its outcome is stored."""
         return self.finished is not None
+
+    @property
+    def is_demo(self) -> bool:
+        """True for a game the demo table started and plays (nobody's game)."""
+        return self.play == "demo"
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-able data."""
@@ -84,7 +116,19 @@ class GameRecord:
             "created": self.created,
             "finished": self.finished,
             "outcome": self.outcome,
+            "play": self.play,
         }
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat of a game: the player's name and the digest of the device holding it (if any)."""
+
+    seat: int
+    name: str | None = None
+    device: str | None = None
+    """SHA-256 hex digest of the holding device's secret; None while the seat is free."""
+    claimed: float | None = None
 
 
 def undone_seqs(entries: list[Entry]) -> set[int]:
@@ -121,6 +165,14 @@ class JournalStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._add_columns()
+
+    def _add_columns(self) -> None:
+        """Bring a journal file written by an older version up to :data:`SCHEMA`."""
+        for table, column, declaration in ADDED_COLUMNS:
+            present = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
 
     def close(self) -> None:
         """Close the database (idempotent)."""
@@ -150,18 +202,40 @@ class JournalStore:
         with self._lock:
             return self._db.execute(sql, params).fetchall()
 
-    def create_game(self, game: str, options: Mapping[str, Any], *, t: float) -> GameRecord:
+    def create_game(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        *,
+        t: float,
+        play: str = "phones",
+        join_code: str | None = None,
+    ) -> GameRecord:
         """Start a new game's record and return it."""
+        if play not in PLAYS:
+            raise MalformedInput(f"unknown play {play!r} (known: {', '.join(PLAYS)})", field="play")
         text = json.dumps(dict(options), sort_keys=True)
         cursor = self._write(
-            "INSERT INTO games (game, options, created) VALUES (?, ?, ?)", (game, text, t)
+            "INSERT INTO games (game, options, created, play, join_code) VALUES (?, ?, ?, ?, ?)",
+            (game, text, t, play, join_code),
         )
-        return GameRecord(int(cursor.lastrowid), game, json.loads(text), t)
+        return GameRecord(
+            int(cursor.lastrowid), game, json.loads(text), t, play=play, join_code=join_code
+        )
 
     def append(
-        self, game_id: int, action: Action, *, t: float, mode: Mode = Mode.ENFORCING
+        self,
+        game_id: int,
+        action: Action,
+        *,
+        t: float,
+        mode: Mode = Mode.ENFORCING,
+        actor: str | None = None,
     ) -> Entry:
-        """Append ``action`` to game ``game_id``; returns once it is committed and synced."""
+        """Append ``action`` to game ``game_id``; returns once it is committed and synced.
+
+        ``actor``: who entered it ("seat 2", "host", "chance", "readers", "demo"), for the record.
+        """
         try:
             text = json.dumps(action, sort_keys=True, allow_nan=False)
         except (TypeError, ValueError) as error:
@@ -176,14 +250,15 @@ class JournalStore:
                 ).fetchone()
                 seq = 0 if last is None else last + 1
                 self._db.execute(
-                    "INSERT INTO entries (game_id, seq, t, mode, action) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, seq, t, mode.value, text),
+                    "INSERT INTO entries (game_id, seq, t, mode, action, actor)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, t, mode.value, text, actor),
                 )
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
-        return Entry(seq=seq, action=json.loads(text), t=t, mode=mode)
+        return Entry(seq=seq, action=json.loads(text), t=t, mode=mode, actor=actor)
 
     def finish(self, game_id: int, *, t: float, outcome: Mapping[str, Any]) -> None:
         """Mark game ``game_id`` finished with its ``outcome``."""
@@ -198,7 +273,7 @@ class JournalStore:
 
     @staticmethod
     def _record(row: tuple[Any, ...]) -> GameRecord:
-        game_id, game, options, created, finished, outcome = row
+        game_id, game, options, created, finished, outcome, play, join_code = row
         return GameRecord(
             id=game_id,
             game=game,
@@ -206,12 +281,14 @@ class JournalStore:
             created=created,
             finished=finished,
             outcome=None if outcome is None else json.loads(outcome),
+            play=play,
+            join_code=join_code,
         )
 
     def game(self, game_id: int) -> GameRecord:
         """The record of game ``game_id``; raises :class:`NotFound`."""
         rows = self._read(
-            "SELECT id, game, options, created, finished, outcome FROM games WHERE id = ?",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
             (game_id,),
         )
         if not rows:
@@ -220,15 +297,13 @@ class JournalStore:
 
     def games(self) -> list[GameRecord]:
         """Every game, newest first."""
-        rows = self._read(
-            "SELECT id, game, options, created, finished, outcome FROM games ORDER BY id DESC"
-        )
+        rows = self._read(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC")
         return [self._record(row) for row in rows]
 
     def latest_unfinished(self) -> GameRecord | None:
         """The most recent game that has not finished (the one to resume), if any."""
         rows = self._read(
-            "SELECT id, game, options, created, finished, outcome FROM games"
+            f"SELECT {GAME_COLUMNS} FROM games"
             " WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
         )
         return self._record(rows[0]) if rows else None
@@ -236,11 +311,12 @@ class JournalStore:
     def entries(self, game_id: int) -> list[Entry]:
         """Every entry of game ``game_id`` in order, undo entries included."""
         rows = self._read(
-            "SELECT seq, t, mode, action FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT seq, t, mode, action, actor FROM entries WHERE game_id = ? ORDER BY seq",
+            (game_id,),
         )
         return [
-            Entry(seq=seq, t=t, mode=Mode(mode), action=json.loads(action))
-            for seq, t, mode, action in rows
+            Entry(seq=seq, t=t, mode=Mode(mode), action=json.loads(action), actor=actor)
+            for seq, t, mode, action, actor in rows
         ]
 
     def journal(self, game_id: int) -> Journal:
@@ -257,21 +333,37 @@ class JournalStore:
             "record": raw.to_json(),
         }
 
-    def set_seat_tokens(self, game_id: int, tokens: Mapping[int, str]) -> None:
-        """Store the per-seat join tokens of ``game_id``."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO seat_tokens (game_id, seat, token) VALUES (?, ?, ?)",
-                    [(game_id, seat, token) for seat, token in tokens.items()],
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+    def set_seat(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        name: str | None,
+        device: str | None,
+        claimed: float | None,
+    ) -> None:
+        """Store seat ``seat`` of ``game_id``: its player's name and the device holding it."""
+        # An upsert on the seat, not INSERT OR REPLACE: a device already holding another seat
+        # must fail (UNIQUE), not silently delete that other seat's row.
+        self._write(
+            "INSERT INTO seats (game_id, seat, name, device, claimed) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET"
+            " name = excluded.name, device = excluded.device, claimed = excluded.claimed",
+            (game_id, seat, name, device, claimed),
+        )
 
-    def seat_tokens(self, game_id: int) -> dict[int, str]:
-        """The per-seat join tokens of ``game_id`` (seat index -> token)."""
-        rows = self._read("SELECT seat, token FROM seat_tokens WHERE game_id = ?", (game_id,))
-        return {int(seat): token for seat, token in rows}
+    def seats(self, game_id: int) -> dict[int, SeatRecord]:
+        """The stored seats of ``game_id`` (seat index -> record)."""
+        rows = self._read(
+            "SELECT seat, name, device, claimed FROM seats WHERE game_id = ?", (game_id,)
+        )
+        return {int(row[0]): SeatRecord(int(row[0]), *row[1:]) for row in rows}
+
+    def setting(self, key: str) -> str | None:
+        """A table setting kept across restarts (None: never set)."""
+        rows = self._read("SELECT value FROM settings WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        """Keep a table setting."""
+        self._write("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))

@@ -190,7 +190,7 @@ def test_three_actions_in_a_turn_are_recorded_with_a_warning() -> None:
     sensed.on_events([pour("aconitiers", "poison"), pour("aconitiers", "wine")])
     out = sensed.on_event({"event": "lift", "goblet": "mctoadery", "seat": 1})
     assert out.actions == [{"type": "peek", "seat": 1}]
-    assert warned(out) == [("seat 1 acted out of turn", rules.TURNS)]
+    assert warned(out) == [("McToadery acted out of turn", rules.TURNS)]
     assert any(e["event"] == "peeked" for e in out.events)  # what happened, happened
     assert sensed.turn_seat() == 2
 
@@ -200,7 +200,7 @@ def test_a_swap_as_a_third_action_is_the_players_and_warned() -> None:
     sensed.on_events([pour("aconitiers", "poison"), pour("aconitiers", "wine")])
     out = sensed.on_event({"event": "swap", "seats": [1, 3]})
     assert out.actions == [{"type": "swap", "seat": 1, "with": 3}]
-    assert warned(out) == [("seat 1 acted out of turn", rules.TURNS)]
+    assert warned(out) == [("McToadery acted out of turn", rules.TURNS)]
     assert sensed.status()["engine_layout"] == sensed.status()["layout"]
 
 
@@ -248,7 +248,7 @@ def test_the_next_players_act_applies_the_pass_first() -> None:
     sensed.end_turn(3, t=20.0)
     out = sensed.on_event({"t": 23.0, "event": "lift", "goblet": "wespendorf", "seat": 3})
     assert kinds(out) == [("pass", 3), ("peek", 3)]
-    assert warned(out) == [("seat 3 acted out of turn", rules.TURNS)]
+    assert warned(out) == [("Wespendorf acted out of turn", rules.TURNS)]
 
 
 # -- the Toast Phase and the reveal -----------------------------------------------------------

@@ -153,10 +153,62 @@ def test_bad_input_is_typed(tmp_path):
         assert store.entries(record.id) == []
 
 
-def test_seat_tokens_persist(tmp_path):
+def test_seats_and_settings_persist(tmp_path):
     db = tmp_path / "j.sqlite"
     with JournalStore(db) as store:
-        record = store.create_game("shellgame", {}, t=0.0)
-        store.set_seat_tokens(record.id, {0: "a" * 22, 1: "b" * 22})
+        record = store.create_game("shellgame", {}, t=0.0, play="phones", join_code="ABCD")
+        store.set_seat(record.id, 0, name="Anna", device="d" * 64, claimed=1.0)
+        store.set_seat(record.id, 1, name="Ben", device=None, claimed=None)
+        store.set_setting("demo", "off")
+        store.append(record.id, {"type": "pass"}, t=1.0, actor="seat 0")
     with JournalStore(db) as store:
-        assert store.seat_tokens(record.id) == {0: "a" * 22, 1: "b" * 22}
+        seats = store.seats(record.id)
+        assert seats[0].name == "Anna" and seats[0].device == "d" * 64
+        assert seats[1].device is None and seats[1].claimed is None
+        assert store.setting("demo") == "off" and store.setting("nothing") is None
+        again = store.game(record.id)
+        assert again.play == "phones" and again.join_code == "ABCD" and not again.is_demo
+        assert store.entries(record.id)[0].actor == "seat 0"
+        assert store.export(record.id)["record"]["entries"][0]["actor"] == "seat 0"
+
+
+def test_a_device_holds_at_most_one_seat(tmp_path):
+    with JournalStore(tmp_path / "j.sqlite") as store:
+        record = store.create_game("shellgame", {}, t=0.0)
+        store.set_seat(record.id, 0, name="Anna", device="d" * 64, claimed=1.0)
+        with pytest.raises(sqlite3.IntegrityError):
+            store.set_seat(record.id, 1, name="Anna", device="d" * 64, claimed=1.0)
+        assert set(store.seats(record.id)) == {0}
+
+
+def test_unknown_play_is_refused(tmp_path):
+    with JournalStore(tmp_path / "j.sqlite") as store:
+        with pytest.raises(MalformedInput, match="play"):
+            store.create_game("shellgame", {}, t=0.0, play="robots")
+        assert store.games() == []
+
+
+def test_an_older_journal_file_is_brought_up_to_date(tmp_path):
+    """A journal written before games stored how they were played: its games resume as demo
+    games (then, the virtual table took every game back), and nothing in them is lost."""
+    db = tmp_path / "old.sqlite"
+    old = sqlite3.connect(db)
+    old.executescript(
+        """
+        CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL,
+            options TEXT NOT NULL, created REAL NOT NULL, finished REAL, outcome TEXT);
+        CREATE TABLE entries (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+            t REAL NOT NULL, mode TEXT NOT NULL, action TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
+        INSERT INTO games (game, options, created) VALUES ('shellgame', '{"players": 3}', 0);
+        INSERT INTO entries VALUES (1, 0, 0.5, 'enforcing', '{"type": "pass"}');
+        """
+    )
+    old.commit()
+    old.close()
+    with JournalStore(db) as store:
+        record = store.latest_unfinished()
+        assert record.options == {"players": 3} and record.is_demo and record.join_code is None
+        (entry,) = store.entries(record.id)
+        assert entry.action == {"type": "pass"} and entry.actor is None
+        assert store.create_game("shellgame", {}, t=1.0).play == "phones"

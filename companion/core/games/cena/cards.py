@@ -30,6 +30,11 @@ class Card(NamedTuple):
         """The card's name in actions and views, e.g. ``"wine-7"``."""
         return f"{self.suit}-{self.value}"
 
+    @property
+    def label(self) -> str:
+        """The card as people say it, suit then value as printed: ``"Wine 7"``."""
+        return f"{self.suit.capitalize()} {self.value}"
+
 
 DECK = tuple(Card(suit, value) for suit in SUITS for value in VALUES)
 """The 40 Toast cards, in a fixed order (suits in the rulebook's order, then values)."""

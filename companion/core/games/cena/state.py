@@ -87,6 +87,10 @@ class CenaState(GameState):
         """The number of Houses (3 to 5)."""
         return self.options.players
 
+    def seat_name(self, seat: int) -> str:
+        """The House at ``seat``, numbered from 1 clockwise as the tablet shows them ("House 2")."""
+        return f"House {seat + 1}"
+
     def to_move(self) -> int | object | None:
         """CHANCE for the pile and the deals, the Host to reveal, then the Houses in turn."""
         if self.phase == "over":
@@ -299,16 +303,18 @@ class CenaState(GameState):
         leading = self.lead_suit is None
         sentence = rules.LEAD if leading else rules.FOLLOW
         if card.name not in self.hands[mover]:
-            raise IllegalAction(f"House {mover} does not hold {card.name}", rule=sentence)
+            message = f"{self.seat_name(mover)} does not hold {card.label}"
+            raise IllegalAction(message, rule=sentence)
         if self.table[house] is not None:
-            raise IllegalAction(f"House {house} already has a card in front of it", rule=sentence)
+            message = f"{self.seat_name(house)} already has a card in front of it"
+            raise IllegalAction(message, rule=sentence)
         broken = []
+        who = self.seat_name(mover)
         if house not in self.open_houses(mover):
-            broken.append((f"House {mover} played in front of House {house}", rules.PRIVATE_FEAST))
+            broken.append((f"{who} played in front of {self.seat_name(house)}", rules.PRIVATE_FEAST))
         if card.name not in self.playable(mover):
-            broken.append(
-                (f"House {mover} has {self.lead_suit} but played {card.name}", rules.FOLLOW_SUIT)
-            )
+            lead = str(self.lead_suit).capitalize()
+            broken.append((f"{who} has {lead} but played {card.label}", rules.FOLLOW_SUIT))
         if broken and mode is Mode.ENFORCING:
             message, rule = broken[0]
             raise IllegalAction(message, rule=rule)

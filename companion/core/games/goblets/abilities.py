@@ -87,7 +87,7 @@ def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tupl
     seat = step["seat"]
     holder, card = usable_card(state, seat)
     if card is None or card.name != action["card"]:
-        return f"seat {seat} does not hold {action['card']} face up", rules.OWN_CARD
+        return f"{state.seat_name(seat)} does not hold {action['card']} face up", rules.OWN_CARD
     if not card.is_active:
         return f"{card.name} is not used with an action", rules.OVERRIDE
     if card.timing != _timing(step):

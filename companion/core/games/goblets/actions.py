@@ -205,7 +205,7 @@ def apply(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
                 if state.stage == "toast"
                 else STEP_RULE.get(step["kind"], rules.TURNS)
             )
-            raise IllegalAction(f"it is seat {step['seat']}'s turn", rule=rule)
+            raise IllegalAction(f"{state.seat_name(step['seat'])} is to act", rule=rule)
         problem = violation(state, action, step)
         if problem:
             raise IllegalAction(problem[0], rule=problem[1])
@@ -258,7 +258,7 @@ def _record(state: GobletsState, action: Action, seat: int | None) -> list[Event
         if kind in ("pass", "decline", "defer"):
             return events  # doing nothing out of turn breaks no rule
         rule = rules.TOAST_PHASE if state.stage == "toast" else rules.TURNS
-        events.append(warning(state, seat, f"seat {seat} acted out of turn", rule))
+        events.append(warning(state, seat, f"{state.seat_name(seat)} acted out of turn", rule))
         return events + perform(state, action, seat, counted=False)
     step = state.steps[0]
     problem = violation(state, action, step)

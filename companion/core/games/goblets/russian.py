@@ -53,6 +53,7 @@ from typing import Any
 
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, _Chance
+from companion.core.games.goblets.houses import HOUSE_IDS, HOUSES
 from companion.core.games.goblets import russian_rules as rules
 from companion.core.games.goblets.russian_rules import RussianOptions, parse_options
 from companion.core.games.goblets.scoring import reveal
@@ -169,6 +170,11 @@ class RussianState(GameState):
         """2 or 3."""
         return self.options.players
 
+    def seat_name(self, seat: int) -> str:
+        """The House of ``seat``: "Each player receives a screen, which represents their House"
+        (the Houses in the rulebook's order, one per player)."""
+        return HOUSES[HOUSE_IDS[seat]]
+
     def _left_of(self, seat: int) -> int:
         return (seat + 1) % self.options.players
 
@@ -284,20 +290,20 @@ class RussianState(GameState):
             if kind == "toast":
                 warn.impossible("the Toast has already been called", rules.RULE_FINAL)
             if seat != expected:
-                warn.rule_break(f"seat {seat} acted before seat {expected}", rules.RULE_FINAL)
+                warn.rule_break(f"{self.seat_name(seat)} acted before {self.seat_name(expected)}", rules.RULE_FINAL)
         elif seat != expected:
-            warn.rule_break(f"it is seat {expected}'s turn", rules.RULE_ONE_ACTION)
+            warn.rule_break(f"{self.seat_name(expected)} is to act", rules.RULE_ONE_ACTION)
         if kind == "rotate":
             warn.rule_break("Rotate is not an action of Russian Goblette", rules.RULE_NO_ROTATE)
         if kind == "toast" and self.screens[seat][Token.WINE.value]:
-            warn.rule_break(f"seat {seat} still has Wine behind the screen", rules.RULE_TOAST)
+            warn.rule_break(f"{self.seat_name(seat)} still has Wine behind the screen", rules.RULE_TOAST)
         if kind == "peek" and self.options.peek == "none":
             warn.rule_break("this table plays without Peek", rules.RULE_PEEK_NONE)
         if kind == "swap" and parsed["goblets"][0] == parsed["goblets"][1]:
             warn.impossible("a Swap exchanges two different goblets", rules.RULE_SWAP)
         from_pool = False
         if kind == "pour" and not self.screens[seat][parsed["token"]]:
-            warn.rule_break(f"seat {seat} has no such token behind the screen", rules.RULE_POUR)
+            warn.rule_break(f"{self.seat_name(seat)} has no such token behind the screen", rules.RULE_POUR)
             from_pool = True
             if not self.pool[parsed["token"]]:
                 raise AmbiguousObservation("a token was poured that is neither screen nor pool")
@@ -372,9 +378,9 @@ class RussianState(GameState):
         if position in self.drunk:
             warn.impossible(f"goblet {position} has already been chosen", rules.RULE_NEXT_DRINK)
         if seat in self.eliminated:
-            warn.impossible(f"seat {seat} has been eliminated", rules.RULE_ELIMINATED)
+            warn.impossible(f"{self.seat_name(seat)} has been eliminated", rules.RULE_ELIMINATED)
         if seat != self.current:
-            warn.rule_break(f"it is seat {self.current}'s turn to drink", rules.RULE_NEXT_DRINK)
+            warn.rule_break(f"{self.seat_name(self.current)} drinks next", rules.RULE_NEXT_DRINK)
         contents = self.goblets[position]
         result = reveal(contents, self.options.token_rules)
         record = {"seat": seat, "contents": _nonzero(contents), "poisoned": result.poisoned}
@@ -429,6 +435,7 @@ class RussianState(GameState):
             "variant": "russian_goblette",
             "options": self.options.to_json(),
             "players": self.options.players,
+            "houses": list(HOUSE_IDS[: self.options.players]),
             "course": self.course,
             "host": self.host,
             "phase": self.phase,

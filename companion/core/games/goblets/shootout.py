@@ -108,6 +108,7 @@ class Shootout(GameState):
         last_toast_caller: int,
         num_seats: int,
         goblet_ids: Sequence[str] | None = None,
+        names: Sequence[str] | None = None,
     ) -> None:
         if not isinstance(num_seats, int) or isinstance(num_seats, bool) or num_seats < 2:
             raise MalformedInput("must be an integer >= 2", field="num_seats")
@@ -129,6 +130,8 @@ class Shootout(GameState):
                 "needs one distinct non-empty id per tied seat", field="goblet_ids"
             )
         self._num_seats = num_seats
+        self.names = None if names is None else [str(name) for name in names]
+        """What each seat is called in messages (the table's Houses); default "Player N"."""
         self.last_toast_caller = last_toast_caller
         self.order: list[int] = choosing_order(seats, last_toast_caller, num_seats)
         self.goblet_ids: list[str] = ids
@@ -143,13 +146,15 @@ class Shootout(GameState):
         last_toast_caller: int,
         num_seats: int,
         goblet_ids: Sequence[str] | None = None,
+        names: Sequence[str] | None = None,
     ) -> Shootout:
         """A new shoot-out among ``tied_seats``; the Host's pour is due first (CHANCE).
 
         ``goblet_ids`` names the goblets (e.g. by Coaster ring, for sensed goblets); the default is
-        ``"1"``, ``"2"``, ... Bad arguments raise MalformedInput naming the field.
+        ``"1"``, ``"2"``, ... ``names``: what each seat of the table is called in messages.
+        Bad arguments raise MalformedInput naming the field.
         """
-        return cls(tied_seats, last_toast_caller, num_seats, goblet_ids)
+        return cls(tied_seats, last_toast_caller, num_seats, goblet_ids, names)
 
     # -- the game interface ---------------------------------------------------------------------
 
@@ -157,6 +162,12 @@ class Shootout(GameState):
     def num_seats(self) -> int:
         """Seats of the whole table (the shoot-out is played by the tied ones only)."""
         return self._num_seats
+
+    def seat_name(self, seat: int) -> str:
+        """What ``seat`` is called in messages (its House at a Goblets table)."""
+        if self.names is not None and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return super().seat_name(seat)
 
     @property
     def tied_seats(self) -> list[int]:
@@ -253,12 +264,16 @@ class Shootout(GameState):
             self._refuse(f"goblet {goblet!r} has already been chosen", RULE_CHOOSE, mode)
         waiting = self._waiting()
         if seat not in waiting:
-            self._refuse(f"seat {seat} is not a tied player still to choose", RULE_CHOOSE, mode)
+            who = self.seat_name(seat)
+            self._refuse(f"{who} is not a tied player still to choose", RULE_CHOOSE, mode)
         events: list[Event] = []
         if seat != waiting[0]:
             if mode is Mode.ENFORCING:
-                raise IllegalAction(f"it is seat {waiting[0]}'s turn to choose", rule=RULE_CHOOSE)
-            events.append(_warning(f"seat {seat} chose before seat {waiting[0]}", RULE_CHOOSE))
+                raise IllegalAction(
+                    f"{self.seat_name(waiting[0])} chooses next", rule=RULE_CHOOSE
+                )
+            early = f"{self.seat_name(seat)} chose before {self.seat_name(waiting[0])}"
+            events.append(_warning(early, RULE_CHOOSE))
         assert self.contents is not None
         token = self.contents[goblet]
         self.chosen[goblet] = seat

@@ -22,6 +22,7 @@ from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer
 from companion.core.games.goblets import actions, flow, rules, toast, views
 from companion.core.games.goblets.characters import Character
+from companion.core.games.goblets.houses import HOUSES
 from companion.core.games.goblets.options import Options
 from companion.core.games.goblets.tokens import POOL
 from companion.core.games.goblets.winetasters import layout
@@ -204,6 +205,13 @@ class GobletsState(GameState):
             if seat in place["seats"]:
                 return index
         raise ValueError(f"seat {seat} is at no place")
+
+    def seat_name(self, seat: int) -> str:
+        """The House of ``seat`` ("De Miceti"); with Winetasters, "De Miceti's Winetaster" for the
+        Winetaster of the pair (roles change each Course, so the name may too)."""
+        place = self.places[self.place_index(seat)]
+        house = HOUSES[self.opts.houses[self.place_index(seat)]]
+        return f"{house}'s Winetaster" if place["winetaster"] == seat else house
 
     def place_of(self, seat: int) -> dict[str, Any]:
         """The place ``seat`` belongs to this Course."""

@@ -161,7 +161,8 @@ def after_course(state: GobletsState) -> list[Event]:
     if len(tied) == 1 or state.opts.is_winetasters:
         return finish(state, tied)
     goblets = None if state.opts.raise_your_memory else list(state.opts.houses[: len(tied)])
-    state.shootout = Shootout.start(tied, state.toast_caller, state.opts.players, goblets)
+    names = [state.seat_name(seat) for seat in range(state.opts.players)]
+    state.shootout = Shootout.start(tied, state.toast_caller, state.opts.players, goblets, names)
     state.phase = "shootout"
     return [{"event": "shootout_started", "tied": tied}]
 

@@ -83,6 +83,15 @@ class TribunalState(GameState):
         """One: the solo player."""
         return 1
 
+    def seat_name(self, seat: int) -> str:
+        """The solo player: the court's judge."""
+        return "the Judge"
+
+    def drawn_by(self) -> int | None:
+        """The player draws each cube: "you will draw two cubes (one at a time) from the
+        judgment pool" (the shuffle at setup is the service's)."""
+        return PLAYER if self.phase == "draw" else None
+
     @property
     def cards(self) -> dict[str, Card]:
         """Every Accused card by name."""
