@@ -142,12 +142,14 @@ class GameState(ABC):
         """What the rulebook calls the player at ``seat`` (their House, say), for people to read."""
         return f"Player {seat + 1}"
 
-    def drawn_by(self) -> int | None:
-        """The seat that draws the chance outcome due now by hand (a cube from the bag), or None.
+    def hand_draw(self) -> tuple[int, str] | None:
+        """``(seat, action type)`` when a player draws the chance outcome due now by hand (a cube
+        from the bag), else None.
 
         A table draws some chance at a player's pace ("you will draw two cubes (one at a time)"):
-        the caller then draws the outcome only when that seat asks for it. It is still chance,
-        drawn by the caller's randomness source and applied like any other outcome.
+        the caller then draws the outcome only when that seat asks for it with ``{"type": action
+        type}``. It is still chance, drawn with the caller's randomness source and applied like any
+        other outcome.
         """
         return None
 

@@ -87,10 +87,10 @@ class TribunalState(GameState):
         """The solo player: the court's judge."""
         return "the Judge"
 
-    def drawn_by(self) -> int | None:
+    def hand_draw(self) -> tuple[int, str] | None:
         """The player draws each cube: "you will draw two cubes (one at a time) from the
-        judgment pool" (the shuffle at setup is the service's)."""
-        return PLAYER if self.phase == "draw" else None
+        judgment pool" (the shuffle at setup is not the player's)."""
+        return (PLAYER, "draw") if self.phase == "draw" else None
 
     @property
     def cards(self) -> dict[str, Card]:
