@@ -40,7 +40,6 @@ from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
 from companion import config as settings  # noqa: E402
 from companion.core import registry  # noqa: E402
-from companion.core.game import Mode  # noqa: E402
 from companion.core.games.goblets.tokens import Token  # noqa: E402
 from companion.core.tags import Ring, TagRegistry, TokenTag  # noqa: E402
 from companion.links.broker import MosquittoBroker  # noqa: E402
@@ -215,9 +214,8 @@ def main() -> int:
         **{"hardware.mqtt": broker.url, "web.threads": 32},
     )
     service = Service(config, games=registry.load_all())
-    service.default_mode = Mode.RECORDING
-    service.sensed_chance = frozenset({"initial_pour"})
-    service.new_game("goblets", {"players": PLACES, "characters": []})
+    service.sense("readers")
+    service.new_game("goblets", {"players": PLACES}, play="readers")
     hardware = HardwareTable(service, tags, mqtt=broker.url).start()
     server = WebServer(create_app(service, config), host="127.0.0.1", port=0, threads=32).start()
     clients = [SseClient(server.port) for _ in range(args.clients)]

@@ -1,7 +1,8 @@
 """``companion serve``: the whole companion, the dashboard and (without hardware) a virtual table.
 
-With no hardware configured the virtual table plays a live game, so the dashboard shows a game
-moving at once. ``--mqtt URL`` and/or ``--serial PORT`` read real reader nodes instead.
+With no hardware configured the demo table plays a live game, so the dashboard shows a game moving
+at once, until the Host starts a game of their own (then the demo stays away until the Host asks for
+it again). ``--mqtt URL`` and/or ``--serial PORT`` read real reader nodes instead.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from companion.core.tags import TagRegistry
 from companion.service import Service, VirtualTable
 from companion.service.hardware import HardwareTable
 from companion.service.sensed_demo import SensedDemo
-from companion.service.table import SENSED_POURS
 from companion.signals import on_stop_signals
 from companion.web import create_app
 from companion.web.auth import host_pin
@@ -78,29 +78,36 @@ def build_config(args: argparse.Namespace) -> settings.Config:
     return settings.replace(config, **changes) if changes else config
 
 
-def start_virtual_table(service: Service, config: settings.Config):
-    """Start the virtual table the settings ask for; returns it (it has ``stop()``)."""
-    sensed = config.virtual.mode == "sensed" and "goblets" in service.games
-    if sensed and config.game.name == "goblets":
+def virtual_table(service: Service, config: settings.Config):
+    """The demo table the settings ask for (not started yet; it has ``start()`` and ``stop()``).
+
+    Made before the journal is replayed, so a resumed demo game knows it is read by simulated
+    readers. It plays only while the Host's demo switch is on, and only its own games.
+    """
+    if config.virtual.mode == "sensed" and "goblets" in service.games:
         # The legal puppet game, read by simulated readers; a resumed game (mid-Course too) is
         # taken up where the journal left it (companion/service/sensed_demo.py).
-        demo = SensedDemo(
+        return SensedDemo(
             service,
             options=config.game.options or None,
             speed=config.virtual.speed,
             noise=config.virtual.noise,
         )
-        table = service.table
-        if table is None or table.record.game != "goblets":
-            service.new_game("goblets", demo.options)
+    return VirtualTable(service, pace=config.virtual.pace)
+
+
+def start_virtual_table(service: Service, config: settings.Config):
+    """Start the demo table (after the journal's game, if any, was resumed); returns it."""
+    driver = virtual_table(service, config)
+    service.resume()
+    if service.demo_on and (service.table is None or service.table.record.is_demo):
+        if service.table is None:
+            game = "goblets" if isinstance(driver, SensedDemo) else config.game.name
+            options = driver.options if isinstance(driver, SensedDemo) else config.game.options
+            service.new_game(game, options, play="demo")
         for seat in range(service.table.state.num_seats):
             service.set_reader(seat, "virtual")
-        return demo.start()
-    if service.table is None:
-        service.new_game(config.game.name, config.game.options)
-    for seat in range(service.table.state.num_seats):
-        service.set_reader(seat, "virtual")
-    return VirtualTable(service, pace=config.virtual.pace).start()
+    return driver.start()
 
 
 def load_registry(config: settings.Config) -> TagRegistry:
@@ -118,7 +125,10 @@ def load_registry(config: settings.Config) -> TagRegistry:
 
 
 def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
-    """Read the reader nodes over MQTT and/or serial into the sensed table."""
+    """Read the reader nodes over MQTT and/or serial into the sensed table.
+
+    A table with no game yet starts the configured game, played with the readers.
+    """
     registry = load_registry(config)
     hardware = HardwareTable(
         service,
@@ -127,8 +137,9 @@ def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
         serial=config.hardware.serial,
         data_dir=config.data_dir,  # recordings/game-<id>.jsonl: what the tracker read
     )
+    service.resume()
     if service.table is None:
-        service.new_game(config.game.name, config.game.options)
+        service.new_game(config.game.name, config.game.options, play="readers")
     log.info(
         "reading reader nodes: mqtt=%s serial=%s", config.hardware.mqtt, config.hardware.serial
     )
@@ -141,9 +152,6 @@ def run(args: argparse.Namespace) -> int:
     config = build_config(args)
     config.data_dir.mkdir(parents=True, exist_ok=True)
     service = Service(config)
-    if not config.is_virtual or config.virtual.mode == "sensed":
-        service.sensed_chance = SENSED_POURS  # before the replay: the hands pour, readers see
-    service.resume()
     if config.is_virtual:
         driver = start_virtual_table(service, config)
     else:

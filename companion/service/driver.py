@@ -1,10 +1,11 @@
-"""The virtual table: plays a live demo game at a human pace when no hardware is configured.
+"""The engine demo table: plays a live demo game at a human pace when no hardware is configured.
 
-A daemon thread takes one step every ``pace`` seconds: start a game if there is none, start the
-next one a while after a game ends, otherwise play one random legal action for the seat to move,
-unless a person has joined that seat from a phone (then that seat waits for its player). The
-moves are chosen with an ordinary ``random.Random``; chance outcomes are still drawn by the
-service with its own source, so the demo's deals and draws are as fair as a real game's.
+An attract mode (``companion serve --virtual engine``): while the Host's demo switch is on, a
+daemon thread takes one step every ``pace`` seconds: start a demo game if there is none, start the
+next one a while after a game ends, otherwise play one random legal action for the seat to move.
+It acts only in the demo's own games (the service refuses its actions in any other), and a game a
+person starts switches it off until the Host switches it on again. The moves are chosen with an
+ordinary ``random.Random``; chance outcomes are still drawn by the service with its own source.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from companion.core.errors import CupbearerError
-from companion.core.game import CHANCE, Viewer
+from companion.core.game import CHANCE, HOST, Mode
 
 if TYPE_CHECKING:
     from companion.service.table import Service
@@ -27,25 +28,27 @@ def step(service: Service, rng: random.Random) -> str:
     """One move of the virtual table; returns what it did (for logs and tests)."""
     config = service.config
     with service.lock:
+        if not service.demo_on:
+            return "off"
         table = service.table
         if table is None:
-            service.new_game(config.game.name, config.game.options)
+            service.new_game(config.game.name, config.game.options, play="demo")
             return "started"
+        if not table.record.is_demo:
+            return "off"  # a person's game (finished, too): never the demo's to take back
         if table.state.is_over():
             finished = table.record.finished or service.clock()
             if service.clock() - finished >= config.virtual.restart_after:
-                service.new_game(config.game.name, config.game.options)
+                service.new_game(config.game.name, config.game.options, play="demo")
                 return "restarted"
             return "waiting"
         mover = table.state.to_move()
         if mover is CHANCE or not isinstance(mover, int):
             return "waiting"
-        if Viewer.seat(mover) in service.hub.viewers():
-            return "human"  # a player has joined this seat: it is theirs to play
         legal = table.state.legal_actions()
         if not legal:
             return "waiting"
-        service.act(rng.choice(legal), by=Viewer.seat(mover))
+        service.act(rng.choice(legal), by=HOST, mode=Mode.ENFORCING, actor="demo")
         return "played"
 
 
@@ -54,6 +57,7 @@ class VirtualTable:
 
     def __init__(self, service: Service, *, pace: float, rng: random.Random | None = None) -> None:
         self.service = service
+        service.offer_demo(sensed=False)
         self.pace = pace
         self.rng = rng or random.Random()
         self._stop = threading.Event()

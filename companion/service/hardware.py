@@ -4,9 +4,10 @@ The links call their sink from their own threads; the sink here is a queue, and 
 takes the items in order: a seat snapshot goes to the current Raise Your Goblets game's
 :class:`~companion.service.sensing.SensedTable`, a node's hello/online/offline sets its seats'
 reader health, and twice a second the tracker's time advances (so a layout that has settled is
-believed even when no snapshot arrives). A new game gets a new session; a Course starts by itself
-once the previous one was revealed (the Goblets go back to their Houses' places), or when the
-Host says so.
+believed even when no snapshot arrives). Only a game the Host started to be played with the
+readers is read (``play == "readers"``); a game on the phones ignores them. A new game gets a new
+session; a Course starts by itself once the previous one was revealed (the Goblets go back to
+their Houses' places), or when the Host says so.
 
 With a ``data_dir`` the stream the tracker reads is recorded (:mod:`companion.store.recordings`,
 DESIGN.md principle 5: "Raw sensor streams can be recorded and replayed through the tracker"):
@@ -75,7 +76,7 @@ class HardwareTable:
         self.ignored_seats: set[int] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="hardware-table", daemon=True)
-        service.play_sensed()
+        service.sense("readers")  # the Host may now start games played with the reader nodes
 
     def start(self) -> HardwareTable:
         """Start the worker and the links."""
@@ -98,9 +99,10 @@ class HardwareTable:
     # -- the worker --------------------------------------------------------------------------
 
     def session(self) -> SensedTable | None:
-        """The sensed session of the current goblets game (made and started when needed)."""
+        """The sensed session of the current game played with the readers (made and started when
+        needed); None when the game at the table is not read by them."""
         table = self.service.table
-        if table is None or table.record.game != "goblets" or table.state.is_over():
+        if table is None or table.record.play != "readers" or table.state.is_over():
             return None
         if self.bridge is None or self.bridge.game_id != table.record.id:
             self.bridge = SensedTable(self.service, self.registry)

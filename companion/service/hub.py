@@ -3,6 +3,10 @@
 Every message is a full snapshot of what its viewer may see, so a subscriber keeps only the
 newest one: a slow phone that misses three updates gets the fourth, which says everything. The
 service builds each message through ``state.view(viewer)``, once per distinct viewer per publish.
+
+A seat's subscriber carries the claim it was opened with (the game and the device holding the
+seat): when that claim ends (a new game, the Host frees the seat) the service closes it with a
+reason, and a closed subscriber never hands out another message.
 """
 
 from __future__ import annotations
@@ -17,17 +21,22 @@ Message = dict[str, Any]
 
 
 class Closed(Exception):
-    """The subscriber was closed (the service is stopping or the client left)."""
+    """The subscriber was closed; ``reason`` says why ("stopping", "new_game", "freed", ...)."""
+
+    def __init__(self, reason: str = "stopping") -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Subscriber:
-    """One live client: a viewer and the newest message not yet taken."""
+    """One live client: a viewer (and for a seat, its claim) and the newest message not taken."""
 
-    def __init__(self, viewer: Viewer) -> None:
+    def __init__(self, viewer: Viewer, claim: Any = None) -> None:
         self.viewer = viewer
+        self.claim = claim
         self._cond = threading.Condition()
         self._message: Message | None = None
-        self._closed = False
+        self._closed: str | None = None
 
     def offer(self, message: Message) -> None:
         """Replace the pending message with ``message`` (newer snapshots supersede older)."""
@@ -38,17 +47,19 @@ class Subscriber:
     def take(self, timeout: float) -> Message | None:
         """The next message, or None after ``timeout`` seconds; raises :class:`Closed`."""
         with self._cond:
-            if self._message is None and not self._closed:
+            if self._message is None and self._closed is None:
                 self._cond.wait(timeout)
-            if self._closed:
-                raise Closed
+            if self._closed is not None:
+                raise Closed(self._closed)
             message, self._message = self._message, None
             return message
 
-    def close(self) -> None:
-        """Wake and end the client's stream."""
+    def close(self, reason: str = "stopping") -> None:
+        """Wake and end the client's stream (the first reason given is kept)."""
         with self._cond:
-            self._closed = True
+            if self._closed is None:
+                self._closed = reason
+            self._message = None
             self._cond.notify_all()
 
 
@@ -60,9 +71,9 @@ class Hub:
         self._subscribers: list[Subscriber] = []
         self._closed = False
 
-    def subscribe(self, viewer: Viewer) -> Subscriber:
+    def subscribe(self, viewer: Viewer, claim: Any = None) -> Subscriber:
         """A new subscriber for ``viewer`` (closed at once if the hub is closed)."""
-        subscriber = Subscriber(viewer)
+        subscriber = Subscriber(viewer, claim)
         with self._lock:
             if self._closed:
                 subscriber.close()
@@ -77,13 +88,13 @@ class Hub:
                 self._subscribers.remove(subscriber)
         subscriber.close()
 
-    def close_viewer(self, viewer: Viewer) -> int:
-        """End every stream of ``viewer`` (its link was replaced); returns how many."""
+    def close_where(self, predicate: Callable[[Subscriber], bool], reason: str) -> int:
+        """End every stream ``predicate`` picks (e.g. an ended claim's), saying ``reason``."""
         with self._lock:
-            gone = [s for s in self._subscribers if s.viewer == viewer]
-            self._subscribers = [s for s in self._subscribers if s.viewer != viewer]
+            gone = [s for s in self._subscribers if predicate(s)]
+            self._subscribers = [s for s in self._subscribers if not predicate(s)]
         for subscriber in gone:
-            subscriber.close()
+            subscriber.close(reason)
         return len(gone)
 
     def viewers(self) -> set[Viewer]:

@@ -1,6 +1,8 @@
 """The virtual table as virtual hardware: a legal puppet game, read by simulated readers.
 
-The default of ``companion serve`` without hardware. A
+The default of ``companion serve`` without hardware, and an attract mode: it plays only while the
+Host's demo switch is on, only in its own games (the service refuses its actions in any other),
+and a game a person starts switches it off until the Host switches it on again. A
 :class:`~companion.virtual.puppet.Puppeteer` plays a random *legal* game of Raise Your Goblets
 with its own engine and turns every action into hand motions on a live table (pours, Peeks,
 Rotates and Swaps by hand, Goblet by Goblet) and phone taps (Pass, Toast, reveal, the Host's
@@ -45,6 +47,8 @@ log = logging.getLogger(__name__)
 
 DEMO_OPTIONS: dict[str, Any] = {"players": 4, "characters": []}
 """The sensed demo's game: four Houses, no Character abilities (the sensors cannot see them)."""
+IDLE = 0.5
+"""Seconds between two looks at the table while the demo is switched off."""
 BEHIND = 2.0
 """Seconds the show may fall behind the real clock before it stops trying to catch up."""
 
@@ -78,7 +82,9 @@ class ServiceSink:
             elif tap.kind == "reveal":
                 bridge.reveal()
             elif tap.kind == "enter":  # the tie-break, entered by the Host
-                self.service.act(tap.action, by=HOST, mode=Mode.RECORDING)
+                self.service.act(
+                    tap.action, by=HOST, mode=Mode.RECORDING, game_id=self.game_id, actor="demo"
+                )
             elif tap.kind == "fix_layout":  # the Host's fix after a conflict
                 bridge.fix_layout(tap.layout)
         except CupbearerError as error:
@@ -133,7 +139,7 @@ class SensedDemo:
         self._anchor: tuple[float, float] | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sensed-demo", daemon=True)
-        service.play_sensed()  # the hands pour; other deals are drawn until a session starts
+        service.offer_demo(sensed=True)  # the hands pour; other deals are drawn until a session
 
     @property
     def bridge(self) -> SensedTable | None:
@@ -167,17 +173,26 @@ class SensedDemo:
                 self._stop.wait(2.0)
 
     def _new_game(self) -> None:
-        self.service.new_game("goblets", self.options)
+        self.service.new_game("goblets", self.options, play="demo")
         self.games += 1
 
     def _step(self) -> None:
-        table = self.service.table
-        if table is None or table.record.game != "goblets":
-            self._new_game()
+        service = self.service
+        with service.lock:
+            on, table = service.demo_on, service.table
+            if on and table is None:
+                self._new_game()
+                return
+        if not on or table is None or not table.record.is_demo:
+            self.sink = self.show = None  # the Host's game, or no demo: the hands rest
+            self._anchor = None
+            self._stop.wait(IDLE)
             return
         if table.state.is_over():
             if not self._stop.wait(self.service.config.virtual.restart_after):
-                self._new_game()
+                with service.lock:
+                    if service.demo_on and service.table is table:
+                        self._new_game()
             self._anchor = None
             return
         if self.sink is None or self.sink.game_id != table.record.id:
@@ -205,7 +220,7 @@ class SensedDemo:
         hands = puppet.table
         contents = {name: list(uids) for name, uids in hands.inside.items() if uids}
         layout = dict(enumerate(hands.layout))
-        bridge = SensedTable(service, hands.registry, layout, contents=contents)
+        bridge = SensedTable(service, hands.registry, layout, contents=contents, actor="demo")
         self.sink = ServiceSink(service, bridge)
         if show is None:
             self.show = Show(puppet, self.sink, self.noise, random.Random(rng.random()))

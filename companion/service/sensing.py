@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 CHANCE_TYPES = frozenset({*flow.CHANCE_ACTIONS, shootout.POUR})
 """Every Raise Your Goblets chance action: drawn by the session, never by the service."""
+SENSED_GAME_RULE = "The readers read only a game the Host started to be played with them."
 SENSED_RULE = (
     "On a sensed table the readers record pours and moves; a phone says only Pass or Toast."
 )
@@ -43,7 +44,8 @@ class SensedTable:
 
     ``registry``: the enrolled tags; ``layout``: place -> Goblet name now (default: each Goblet
     at its House's place, as at Course setup); ``contents``: Goblet name -> the token UIDs already
-    in it (a Course resumed after a restart, see :class:`~companion.core.sensed.SensedSession`).
+    in it (a Course resumed after a restart, see :class:`~companion.core.sensed.SensedSession`);
+    ``actor``: who the journal says entered the sensed actions ("readers", or "demo").
     """
 
     def __init__(
@@ -52,13 +54,20 @@ class SensedTable:
         registry: TagRegistry,
         layout: Mapping[int, str] | None = None,
         contents: Mapping[str, Iterable[str]] | None = None,
+        *,
+        actor: str = "readers",
     ) -> None:
         self.service = service
+        self.actor = actor
         self.lock = threading.RLock()
         table = service.table
         if table is None:
             raise IllegalAction("no game in progress", rule="The Host starts a game first.")
-        service.sensed_chance = CHANCE_TYPES
+        if not service.is_sensed(table.record):
+            raise IllegalAction(
+                f"game {table.record.id} is played {table.record.play}", rule=SENSED_GAME_RULE
+            )
+        table.sensed_chance = CHANCE_TYPES
         self.session = SensedSession(
             table.state.clone(), registry, layout=layout, rng=service.rng, contents=contents
         )
@@ -174,7 +183,14 @@ class SensedTable:
     def _take(self, result: Result) -> None:
         """Record what the session applied, then tell the Host what it noticed."""
         for applied in result.applied:
-            self.service.act(applied.action, by=HOST, mode=Mode.RECORDING, sensed=True)
+            self.service.act(
+                applied.action,
+                by=HOST,
+                mode=Mode.RECORDING,
+                sensed=True,
+                game_id=self.game_id,
+                actor=self.actor,
+            )
             self.recorded.append(applied.action)
         for event in result.tracked:
             if event.get("event") in ("offline", "online"):

@@ -2,9 +2,10 @@
 
 One file holds every game played at this table: a ``games`` table (id, game name, options, how it
 is played, its join code, when it was created and finished, its outcome) and an append-only
-``entries`` table (seq, t, mode, who entered it, action as JSON). The database runs in WAL mode with ``synchronous=FULL``, and :meth:`JournalStore.append`
-returns only once its transaction is committed and synced, so a caller that shows an action after
-``append`` returned can never show something a power cut or a ``kill -9`` would lose.
+``entries`` table (seq, t, mode, who entered it, action as JSON). The database runs in WAL mode
+with ``synchronous=FULL``, and :meth:`JournalStore.append` returns only once its transaction is
+committed and synced, so a caller that shows an action after ``append`` returned can never show
+something a power cut or a ``kill -9`` would lose.
 
 Undo is itself an entry, ``{"type": "journal.undo", "seq": N}`` (a type no game uses): nothing
 is ever deleted. The live journal (:func:`live_journal`) leaves out the undo entries and the
@@ -303,8 +304,7 @@ class JournalStore:
     def latest_unfinished(self) -> GameRecord | None:
         """The most recent game that has not finished (the one to resume), if any."""
         rows = self._read(
-            f"SELECT {GAME_COLUMNS} FROM games"
-            " WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
         )
         return self._record(rows[0]) if rows else None
 

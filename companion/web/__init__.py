@@ -3,14 +3,13 @@
 No game rule lives here: every page, API response and SSE message is built from the service's
 per-viewer messages (``state.view(viewer)`` underneath). :func:`create_app` wires the blueprints
 (pages, JSON API, SSE), the security hooks (CSRF before every state-changing request, strict
-cookies, no Referer so seat links never leak to other sites) and the typed error handlers
-(MalformedInput -> 400, IllegalAction -> 409 with the rule's words, never a 500 for bad input).
+cookies, no Referer) and the typed error handlers (MalformedInput -> 400, IllegalAction -> 409
+with the rule's words, a phone holding no seat -> 403, never a 500 for bad input).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Flask, current_app, request
 
@@ -64,6 +63,8 @@ def create_app(service: Service, config: Config | None = None) -> Flask:
 
 
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+SEAT_API = "/api/seat/"
+"""A seat's own requests: their CSRF token is bound to the device secret, not the session."""
 
 
 def check_csrf() -> None:
@@ -71,9 +72,9 @@ def check_csrf() -> None:
     if request.method not in STATE_CHANGING:
         return
     sent = request.headers.get(auth.CSRF_HEADER)
-    args: dict[str, Any] = request.view_args or {}
-    if request.blueprint == "api" and "token" in args:
-        expected = auth.seat_csrf(ctx().secret, str(args["token"]))
+    if request.path.startswith(SEAT_API):
+        device = auth.device_secret()
+        expected = auth.seat_csrf(ctx().secret, device) if device else None
     else:
         expected = auth.session_csrf()
     if not auth.same(sent, expected):

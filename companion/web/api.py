@@ -1,7 +1,8 @@
 """The JSON API: everything the pages do (documented in docs/api.md).
 
 Thin: each view parses the request, asks the service, returns its per-viewer message. Host routes
-need the Host session; seat routes carry the seat's link token in the path.
+need the Host session; a seat's routes need the device secret its phone got when it claimed the
+seat (a cookie, never a URL).
 """
 
 from __future__ import annotations
@@ -11,12 +12,21 @@ from typing import Any
 from flask import Blueprint, jsonify, request, session, url_for
 
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import HOST, Mode, Viewer
+from companion.core.game import HOST, PUBLIC, Mode, Viewer
+from companion.service.seats import NOT_SEATED, Claim, NotSeated
+from companion.store.decks import load_characters, save_characters
 from companion.web import auth
 from companion.web.errors import Forbidden
 from companion.web.qr import qr_svg
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+ABANDON_RULE = "Starting anew discards the game in play: the Host confirms it first."
+GAME_TITLES = {
+    "goblets": "Raise Your Goblets",
+    "tribunal": "The Gods Will Have Blood",
+    "cena": "Cena",
+}
 
 
 def _ctx():
@@ -41,12 +51,22 @@ def require_host() -> None:
         raise Forbidden("log in as the Host first", status=401)
 
 
-def seat_viewer(token: str) -> Viewer:
-    """The seat whose link is ``token``; an unknown link is 404 (it reveals nothing)."""
-    seat = _ctx().service.seat_of(token)
-    if seat is None:
-        raise Forbidden("unknown seat link", status=404)
-    return Viewer.seat(seat)
+def claim() -> Claim | None:
+    """The seat claim of this request's device secret (None: the phone holds no seat)."""
+    return _ctx().service.claim_of(auth.device_secret())
+
+
+def require_confirmation(data: dict[str, Any]) -> None:
+    """Refuse (409) to discard a person's unfinished game unless ``abandon`` names it."""
+    table = _ctx().service.table
+    if table is None or table.record.is_finished or table.record.is_demo:
+        return
+    record = table.record
+    if data.get("abandon") != record.id:
+        title = GAME_TITLES.get(record.game, record.game)
+        raise IllegalAction(
+            f"game {record.id} ({title}) is in progress: confirm to abandon it", rule=ABANDON_RULE
+        )
 
 
 # -- public -----------------------------------------------------------------------------------
@@ -55,7 +75,7 @@ def seat_viewer(token: str) -> Viewer:
 @bp.get("/state")
 def public_state():
     """The public (tablet) view."""
-    return jsonify(_ctx().service.message(Viewer("public")))
+    return jsonify(_ctx().service.message(PUBLIC))
 
 
 @bp.get("/csrf")
@@ -83,20 +103,51 @@ def timeline(game_id: int):
     return jsonify(_ctx().service.timeline(game_id))
 
 
-# -- seats ------------------------------------------------------------------------------------
+# -- joining and seats ------------------------------------------------------------------------
 
 
-@bp.get("/seat/<token>/state")
-def seat_state(token: str):
-    """What this seat sees (its screen, Target, peeks, legal actions on its turn)."""
-    return jsonify(_ctx().service.message(seat_viewer(token)))
+@bp.post("/join")
+def join():
+    """``{"code", "seat", "name"}``: claim a free seat; the phone gets its device secret."""
+    data = body()
+    service = _ctx().service
+    secret = service.claim_seat(data.get("code"), data.get("seat"), data.get("name"))
+    mine = service.claim_of(secret)
+    assert mine is not None
+    message = service.seat_message(mine)
+    reply = jsonify(
+        {
+            "seat": mine.seat,
+            "label": message["you"]["label"],
+            "url": url_for("pages.seat"),
+            "csrf": auth.seat_csrf(_ctx().secret, secret),
+        }
+    )
+    reply.set_cookie(
+        auth.SEAT_COOKIE,
+        secret,
+        max_age=auth.SEAT_COOKIE_AGE,
+        httponly=True,
+        samesite="Strict",
+        path="/",
+    )
+    return reply
 
 
-@bp.post("/seat/<token>/act")
-def seat_act(token: str):
-    """Play ``{"action": {...}}`` for this seat (enforcing: 409 with the rule if illegal)."""
-    viewer = seat_viewer(token)
-    return jsonify(_ctx().service.act(body().get("action"), by=viewer))
+@bp.get("/seat/state")
+def seat_state():
+    """What this phone's seat sees (its screen, Target, peeks, legal actions on its turn)."""
+    return jsonify(_ctx().service.seat_message(claim()))
+
+
+@bp.post("/seat/act")
+def seat_act():
+    """Play ``{"action": {...}}`` for this phone's seat (enforcing: 409 with the rule)."""
+    mine = claim()
+    if mine is None:
+        raise NotSeated(NOT_SEATED)
+    action = body().get("action")
+    return jsonify(_ctx().service.act(action, by=Viewer.seat(mine.seat), claim=mine))
 
 
 # -- host -------------------------------------------------------------------------------------
@@ -134,11 +185,34 @@ def host_state():
 
 @bp.post("/host/game")
 def new_game():
-    """``{"game": name, "options": {...}}``: start a new game (the old one is abandoned)."""
+    """``{"game", "play", "options", "names", "abandon"}``: start a new game.
+
+    ``play``: "phones" (default) or "readers"; ``names``: the players in seat order (blank: each
+    phone names itself); ``abandon``: the id of the game in progress, to confirm discarding it.
+    """
     require_host()
     data = body()
+    require_confirmation(data)
     options = data.get("options")
-    return jsonify(_ctx().service.new_game(data.get("game"), {} if options is None else options))
+    names = data.get("names")
+    return jsonify(
+        _ctx().service.new_game(
+            data.get("game"),
+            {} if options is None else options,
+            play=data.get("play", "phones"),
+            names=names,
+        )
+    )
+
+
+@bp.post("/host/demo")
+def demo():
+    """``{"on": true|false, "abandon": id}``: the demo table switch."""
+    require_host()
+    data = body()
+    if data.get("on") is True:
+        require_confirmation(data)
+    return jsonify(_ctx().service.set_demo(data.get("on")))
 
 
 def _mode(data: dict[str, Any]) -> Mode | None:
@@ -186,26 +260,40 @@ def reader():
     return jsonify(_ctx().service.message(HOST))
 
 
-@bp.get("/host/links")
-def links():
-    """Every seat's join link and its QR code (SVG): for the Host's screen only."""
+@bp.get("/host/join")
+def join_code():
+    """The game's join code, its link and its QR code (SVG): also on the tablet's Table page."""
     require_host()
-    return jsonify({"links": seat_links()})
+    return jsonify(join_link())
 
 
-@bp.post("/host/links")
-def new_link():
-    """``{"seat": i}``: replace a seat's link (a lost phone)."""
+@bp.post("/host/seats/free")
+def free_seat():
+    """``{"seat": i}``: free a seat (a lost phone); the device holding it loses it at once."""
     require_host()
-    seat = body().get("seat")
-    _ctx().service.new_seat_token(seat)
-    return jsonify({"links": seat_links()})
+    return jsonify(_ctx().service.free_seat(body().get("seat")))
 
 
-def seat_links() -> list[dict[str, Any]]:
-    """``[{"seat", "url", "qr"}]`` for every seat of the current game."""
-    out = []
-    for seat, token in sorted(_ctx().service.seat_tokens().items()):
-        url = url_for("pages.seat", token=token, _external=True)
-        out.append({"seat": seat, "url": url, "qr": qr_svg(url)})
-    return out
+@bp.get("/host/characters")
+def characters():
+    """The table's own Character cards (``{"cards": null}`` when none are entered)."""
+    require_host()
+    return jsonify({"cards": load_characters(_ctx().config.data_dir)})
+
+
+@bp.put("/host/characters")
+def save_deck():
+    """``{"cards": [...]}``: keep the table's Character cards (validated, each error named)."""
+    require_host()
+    cards = save_characters(_ctx().config.data_dir, body().get("cards"))
+    return jsonify({"cards": cards})
+
+
+def join_link() -> dict[str, Any]:
+    """``{"code", "url", "qr"}`` of the current game's join code (all None: nobody joins)."""
+    table = _ctx().service.table
+    code = None if table is None or table.record.is_finished else table.record.join_code
+    if code is None:
+        return {"code": None, "url": None, "qr": None}
+    url = url_for("pages.join", code=code, _external=True)
+    return {"code": f"{code[:4]}-{code[4:]}", "url": url, "qr": qr_svg(url)}

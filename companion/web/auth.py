@@ -1,15 +1,16 @@
-"""Who may do what on the dashboard: the Host's PIN session, seat links and CSRF tokens.
+"""Who may do what on the dashboard: the Host's PIN session, the seats' device secrets, CSRF.
 
 The Host logs in with a PIN (rate-limited per client address: after ``max_attempts`` failures in a
 row, logins from that address are refused for ``lockout`` seconds, doubling each time) and gets a
-signed session cookie (HttpOnly, SameSite=Strict). Players are not logged in: each seat's link
-carries its own unguessable token, separate from the Host's session; a seat token never opens Host
-pages, and a Host session never acts as a seat.
+signed session cookie (HttpOnly, SameSite=Strict). Players are not logged in: a phone that claims
+a seat with the game's join code gets a device secret in its own cookie (:data:`SEAT_COOKIE`,
+HttpOnly, SameSite=Strict), separate from the Host's session; a seat never opens Host pages, and a
+Host session never acts as a seat. No secret is ever in a URL.
 
-CSRF: every state-changing request carries ``X-CSRF-Token``. For the Host it must equal the token
-bound to the session (made on the first page or ``GET /api/csrf``); for a seat it must equal an HMAC
-of the seat token with the app's secret (embedded in the seat page). Both are checked in a
-``before_request`` hook, before any view runs.
+CSRF: every state-changing request carries ``X-CSRF-Token``. For the Host (and a phone joining) it
+must equal the token bound to the session (made on the first page or ``GET /api/csrf``); for a
+seat it must equal an HMAC of the device secret with the app's secret (embedded in the seat page).
+Both are checked in a ``before_request`` hook, before any view runs.
 """
 
 from __future__ import annotations
@@ -22,9 +23,13 @@ import threading
 import time
 from pathlib import Path
 
-from flask import session
+from flask import request, session
 
 CSRF_HEADER = "X-CSRF-Token"
+SEAT_COOKIE = "cupbearer_seat"
+"""The cookie holding a phone's device secret (the seat it claimed)."""
+SEAT_COOKIE_AGE = 7 * 24 * 3600
+"""Seconds a phone keeps its seat's cookie (a game night, and the game resumed days later)."""
 
 
 def _secret_file(path: Path, make: callable) -> str:
@@ -101,9 +106,15 @@ def session_csrf() -> str:
     return token
 
 
-def seat_csrf(secret: str, seat_token: str) -> str:
-    """The CSRF token of a seat link: an HMAC of its token with the app secret."""
-    return hmac.new(secret.encode(), b"seat:" + seat_token.encode(), hashlib.sha256).hexdigest()
+def seat_csrf(secret: str, device_secret: str) -> str:
+    """The CSRF token of a seat: an HMAC of its device secret with the app secret."""
+    data = b"seat:" + device_secret.encode("utf-8", "surrogatepass")
+    return hmac.new(secret.encode(), data, hashlib.sha256).hexdigest()
+
+
+def device_secret() -> str | None:
+    """The device secret this request's seat cookie carries (None: no seat cookie)."""
+    return request.cookies.get(SEAT_COOKIE) or None
 
 
 def is_host() -> bool:

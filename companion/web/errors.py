@@ -17,6 +17,7 @@ from companion.core.errors import (
     IllegalAction,
     MalformedInput,
 )
+from companion.service.seats import NotSeated
 from companion.store.journal import NotFound
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,10 @@ def register_errors(app) -> None:
     @app.errorhandler(NotFound)
     def not_found(error: NotFound):
         return _reply(404, {"error": str(error)})
+
+    @app.errorhandler(NotSeated)
+    def not_seated(error: NotSeated):
+        return _reply(error.status, {"error": error.detail, "rejoin": True})
 
     @app.errorhandler(Forbidden)
     def forbidden(error: Forbidden):

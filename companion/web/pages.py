@@ -1,19 +1,28 @@
 """The dashboard's pages: server-rendered HTML with the first snapshot embedded as JSON.
 
-Each page then listens to its viewer's SSE stream (static/live.js). Pages: the Table (public
-tablet), a Seat (a player's phone, by its link), the Host (PIN), History (past games and the
-replay timeline), the Courtroom (The Gods Will Have Blood) and Cena (the trick-taking table; a Cena
-seat's phone gets its own page).
+Each page then listens to its viewer's SSE stream (static/live.js). Pages: the Table (the public
+tablet: whichever game is at the table, with its join code), Join (a phone claims a seat), the
+Seat (a player's phone, by its seat cookie), the Host (PIN; the Character cards form), History
+(past games and the replay timeline), and the Courtroom and Cena tables by name.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, redirect, render_template, request, url_for
 
-from companion.core.game import HOST, PUBLIC, Viewer
+from companion.core.game import HOST, PUBLIC
+from companion.core.games.goblets.characters import EFFECTS, TIMINGS
+from companion.core.games.goblets.tokens import Token
+from companion.service.seats import normal_code
+from companion.service.setup import HOST_PLAYS
 from companion.web import auth
 
 bp = Blueprint("pages", __name__)
+
+TABLE_TEMPLATES = {"cena": "cena.html", "tribunal": "courtroom.html"}
+"""The tablet's page of each game (any other: the Raise Your Goblets table)."""
+SEAT_TEMPLATES = {"cena": "cena_seat.html", "tribunal": "courtroom.html"}
+"""A phone's page of each game (any other: the Raise Your Goblets seat)."""
 
 
 def _ctx():
@@ -22,36 +31,88 @@ def _ctx():
     return ctx()
 
 
-@bp.get("/")
-def table():
-    """The public tablet: the drawn table, whose turn, the feed, sensors, the Toast."""
-    from companion.web.api import seat_links
+def _table_page(game: str | None, page: str):
+    """The tablet's page of ``game`` (its live picture, its join code, the Host's hint)."""
+    from companion.web.api import join_link
 
-    host = auth.is_host()
+    service = _ctx().service
+    message = service.message(PUBLIC)
+    playing = message.get("game")
     return render_template(
-        "table.html",
-        page="table",
-        message=_ctx().service.message(PUBLIC),
-        links=seat_links() if host else [],
-        host=host,
+        TABLE_TEMPLATES.get(game or "", "table.html"),
+        page=page,
+        message=message,
+        join=join_link() if playing == game or page == "table" else {"code": None},
+        host=auth.is_host(),
+        seat_mode=False,
         csrf=auth.session_csrf(),
     )
 
 
-@bp.get("/seat/<token>")
-def seat(token: str):
-    """A player's phone: their screen, Target, Character, peeks and their actions."""
-    service = _ctx().service
-    index = service.seat_of(token)
-    if index is None:
-        abort(404, "unknown seat link")
-    message = service.message(Viewer.seat(index))
+@bp.get("/")
+def table():
+    """The public tablet: the game at the table, drawn and scored live, and its join code."""
+    return _table_page(_ctx().service.message(PUBLIC).get("game"), "table")
+
+
+@bp.get("/courtroom")
+def courtroom():
+    """The Gods Will Have Blood: pool, odds, draws, vine, Momentum Box, effects, log."""
+    return _table_page("tribunal", "courtroom")
+
+
+@bp.get("/cena")
+def cena():
+    """Cena on the tablet: Houses, alliances, poison, Welcome cards, the trick, the score pad."""
+    return _table_page("cena", "cena")
+
+
+@bp.get("/join")
+def join_form():
+    """Type the join code shown on the tablet (when the phone cannot scan it)."""
+    code = normal_code(request.args.get("code"))
+    if code:
+        return redirect(url_for("pages.join", code=code))
     return render_template(
-        "cena_seat.html" if message.get("game") == "cena" else "seat.html",
+        "join.html", page="join", code=None, message=None, csrf=auth.session_csrf()
+    )
+
+
+@bp.get("/join/<code>")
+def join(code: str):
+    """A phone claims a free seat with the game's join code (already seated: its seat)."""
+    service = _ctx().service
+    mine = service.claim_of(auth.device_secret())
+    if mine is not None:
+        return redirect(url_for("pages.seat"))
+    table = service.table
+    known = table is not None and table.record.join_code == normal_code(code)
+    return render_template(
+        "join.html",
+        page="join",
+        code=normal_code(code) if known else None,
+        message=service.message(PUBLIC) if known else None,
+        csrf=auth.session_csrf(),
+    )
+
+
+@bp.get("/seat")
+def seat():
+    """A player's phone: their screen, Target, Character, peeks, hand and their actions."""
+    service = _ctx().service
+    device = auth.device_secret()
+    mine = service.claim_of(device)
+    if mine is None:
+        return render_template("rejoin.html", page="seat", csrf=auth.session_csrf()), 403
+    message = service.seat_message(mine)
+    return render_template(
+        SEAT_TEMPLATES.get(message.get("game") or "", "seat.html"),
         page="seat",
         message=message,
-        token=token,
-        csrf=auth.seat_csrf(_ctx().secret, token),
+        join={"code": None},
+        host=False,
+        seat_mode=True,
+        csrf=auth.seat_csrf(_ctx().secret, device),
     )
 
 
@@ -66,6 +127,24 @@ def host():
         host=logged_in,
         message=service.message(HOST) if logged_in else None,
         games=sorted(service.games),
+        plays=HOST_PLAYS,
+        sensed_plays=sorted(service.sensed_plays),
+        csrf=auth.session_csrf(),
+    )
+
+
+@bp.get("/host/characters")
+def characters():
+    """The table's own Character cards, entered once and kept (the rulebook prints none)."""
+    return render_template(
+        "characters.html",
+        page="host",
+        host=auth.is_host(),
+        vocabulary={
+            "timings": list(TIMINGS),
+            "effects": {effect: list(timings) for effect, timings in EFFECTS.items()},
+            "tokens": [token.value for token in Token],
+        },
         csrf=auth.session_csrf(),
     )
 
@@ -84,37 +163,4 @@ def replay(game_id: int):
     timeline = _ctx().service.timeline(game_id)
     return render_template(
         "replay.html", page="history", timeline=timeline, csrf=auth.session_csrf()
-    )
-
-
-@bp.get("/courtroom")
-def courtroom():
-    """The Gods Will Have Blood: pool, odds, draws, vine, Momentum Box, effects, log."""
-    service = _ctx().service
-    return render_template(
-        "courtroom.html",
-        page="courtroom",
-        message=service.message(PUBLIC),
-        host=auth.is_host(),
-        csrf=auth.session_csrf(),
-    )
-
-
-@bp.get("/cena")
-def cena():
-    """Cena on the tablet: Houses, alliances, the poison, Welcome cards, the trick, the score pad.
-
-    With the Host logged in on this tablet, each House's join code is shown too.
-    """
-    from companion.web.api import seat_links
-
-    service = _ctx().service
-    table = service.table
-    show_links = auth.is_host() and table is not None and table.record.game == "cena"
-    return render_template(
-        "cena.html",
-        page="cena",
-        message=service.message(PUBLIC),
-        links=seat_links() if show_links else [],
-        csrf=auth.session_csrf(),
     )

@@ -1,10 +1,14 @@
-"""Server-Sent Events: ``GET /api/stream?viewer=public|host|seat&token=...``.
+"""Server-Sent Events: ``GET /api/stream?viewer=public|host|seat``.
 
 Every message is a full snapshot of what that viewer may see (the service builds it through
 ``state.view(viewer)``), so a client that reconnects simply takes the next snapshot: the first
 message of every connection is the current snapshot, ``id:`` is the journal seq and ``retry:``
 tells the browser how soon to reconnect. Comments (``: heartbeat``) keep idle connections alive and
 let the server notice clients that left. No polling anywhere.
+
+A seat's stream is its phone's claim (the seat cookie). When the claim ends, because a new game
+started or the Host freed the seat, the stream's last frame is ``event: closed`` with the reason
+(``{"reason": "new_game"}``) and nothing of the game: the phone asks its player to join again.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ import json
 from flask import Blueprint, Response, request
 
 from companion.core.game import HOST, PUBLIC, Viewer
-from companion.service import Closed
+from companion.service import Closed, Subscriber
+from companion.service.seats import NOT_SEATED, NotSeated
 from companion.web import auth
 from companion.web.errors import Forbidden
 
@@ -29,21 +34,25 @@ def encode(message: dict) -> str:
     return f"id: {message.get('seq', -1)}\nevent: snapshot\ndata: {data}\n\n"
 
 
-def _viewer() -> Viewer:
-    from companion.web import ctx
+def closing(reason: str) -> str:
+    """The last frame of a stream whose claim ended: why, and nothing else."""
+    return f"event: closed\ndata: {json.dumps({'reason': reason})}\n\n"
 
+
+def _subscribe(service) -> Subscriber:
+    """The subscriber of the viewer this request names (a seat: its phone's live claim)."""
     kind = request.args.get("viewer", "public")
     if kind == "public":
-        return PUBLIC
+        return service.subscribe(PUBLIC)
     if kind == "host":
         if not auth.is_host():
             raise Forbidden("log in as the Host first", status=401)
-        return HOST
+        return service.subscribe(HOST)
     if kind == "seat":
-        seat = ctx().service.seat_of(request.args.get("token"))
-        if seat is None:
-            raise Forbidden("unknown seat link", status=404)
-        return Viewer.seat(seat)
+        mine = service.claim_of(auth.device_secret())
+        if mine is None:
+            raise NotSeated(NOT_SEATED)
+        return service.subscribe(Viewer.seat(mine.seat), mine)
     raise Forbidden(f"unknown viewer {kind!r}", field="viewer", status=400)
 
 
@@ -53,20 +62,21 @@ def stream():
     from companion.web import ctx
 
     context = ctx()
-    viewer = _viewer()
     service = context.service
     heartbeat = context.config.web.heartbeat
-    # Subscribe before taking the first snapshot: an update in between is sent again, never lost.
-    subscriber = service.hub.subscribe(viewer)
+    # The subscriber holds its first snapshot already, taken under the service's lock with the
+    # claim checked: an update after it is the next message, never lost nor another game's.
+    subscriber = _subscribe(service)
 
     def frames():
         try:
             yield f"retry: {RETRY_MS}\n: connected\n\n"
-            yield encode(service.message(viewer))
             while True:
                 try:
                     message = subscriber.take(heartbeat)
-                except Closed:
+                except Closed as closed:
+                    if closed.reason != "stopping":
+                        yield closing(closed.reason)
                     return
                 yield encode(message) if message is not None else ": heartbeat\n\n"
         finally:

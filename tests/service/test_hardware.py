@@ -23,8 +23,8 @@ the hands' real timings."""
 
 def test_mqtt_node_to_journal(settings, mosquitto):
     service = Service(settings, games=registry.load_all(), rng=random.Random(2))
-    service.play_sensed()
-    service.new_game("goblets", {"players": 4, "characters": []})
+    service.sense("readers")
+    service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(21), 4, specials=0.0)
     readings = SimulatedReaders(scenario, NOISE["none"], random.Random(4), node="node-1")
     hardware = HardwareTable(

@@ -13,7 +13,6 @@ from polling import wait_for
 
 from companion import cli
 from companion.core import registry
-from companion.core.game import Mode
 from companion.core.observations import Observation
 from companion.core.tracking import Tracker
 from companion.links.events import NodeHello, NodeOnline
@@ -43,8 +42,8 @@ def test_a_recorded_course_replays_to_the_live_events(settings, mosquitto, monke
 
     monkeypatch.setattr(SensedTable, "_take", spy)
     service = Service(settings, games=registry.load_all(), rng=random.Random(2))
-    service.play_sensed()
-    service.new_game("goblets", {"players": 4, "characters": []})
+    service.sense("readers")
+    service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(5), 4, specials=0.0)
     readings = SimulatedReaders(scenario, NOISE["moderate"], random.Random(6), node="node-1")
     hardware = HardwareTable(
@@ -104,8 +103,8 @@ def moves_of(events):
 def test_host_fixes_and_node_seats_are_recorded(settings):
     """Without links: snapshots queued as a link would; the Host's fix goes in the file too."""
     service = Service(settings, games=registry.load_all(), rng=random.Random(3))
-    service.default_mode = Mode.RECORDING
-    service.new_game("goblets", {"players": 4, "characters": []})
+    service.sense("readers")
+    service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(8), 4, specials=0.0)
     hardware = HardwareTable(service, scenario.registry, data_dir=settings.data_dir).start()
     try:

@@ -21,14 +21,13 @@ from companion.core.observations import Observation
 from companion.service import Service
 from companion.service.sensed_demo import SensedDemo
 from companion.service.sensing import SensedTable
-from companion.service.table import SENSED_POURS
 from companion.virtual import NOISE, Scenario, SimulatedReaders
 
 
 @pytest.fixture
 def sensed(settings):
     service = Service(settings, games=registry.load_all(), rng=random.Random(3))
-    service.play_sensed()
+    service.sense("readers")
     yield service
     service.close()
 
@@ -45,7 +44,7 @@ def engine_table(state):
 @pytest.mark.parametrize(("seed", "noise"), [(1, "none"), (2, "none"), (3, "moderate")])
 def test_a_sensed_course_is_journaled_exactly(sensed, seed, noise):
     service = sensed
-    service.new_game("goblets", {"players": 4, "characters": []})
+    service.new_game("goblets", {"players": 4}, play="readers")
     assert service.table.state.view(PUBLIC)["phase"] == "initial_pour"  # waits for the hands
     scenario = Scenario.generate(random.Random(seed), 4, specials=0.0)
     bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
@@ -79,8 +78,7 @@ def test_a_sensed_course_is_journaled_exactly(sensed, seed, noise):
 
     # Resume after a restart: the replayed journal is the same state.
     again = Service(service.config, store=service.store, games=service.games)
-    again.sensed_chance = SENSED_POURS  # before the replay, as serve does: the hands pour
-    again.resume()
+    again.resume()  # a game played with the readers: the hands pour, nothing drawn here
     views = [
         json.dumps(s.table.state.view(v), sort_keys=True)
         for s in (service, again)
@@ -91,7 +89,7 @@ def test_a_sensed_course_is_journaled_exactly(sensed, seed, noise):
 
 def test_notices_and_reader_nodes_reach_the_host_only(sensed):
     service = sensed
-    service.new_game("goblets", {"players": 4, "characters": []})
+    service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(9), 4, specials=0.0)
     bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()
@@ -105,7 +103,7 @@ def test_notices_and_reader_nodes_reach_the_host_only(sensed):
 
 def test_sensed_demo_plays_a_whole_game(sensed):
     demo = SensedDemo(sensed, speed=200.0, noise="moderate", rng=random.Random(5))
-    sensed.new_game("goblets", demo.options)
+    sensed.new_game("goblets", demo.options, play="demo")
     demo.start()
     try:
         deadline = time.monotonic() + 120
@@ -127,7 +125,7 @@ def test_sensed_demo_plays_a_whole_game(sensed):
 
 def test_host_corrections_resync_the_session(sensed):
     service = sensed
-    service.new_game("goblets", {"players": 4, "characters": []})
+    service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(4), 4, specials=0.0)
     bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()

@@ -19,8 +19,8 @@ def test_new_game_draws_and_journals_chance(service):
     assert message["to_move"] == 0
     entries = service.store.entries(message["game_id"])
     assert [e.action["type"] for e in entries] == ["initial_pour"]
-    assert len(service.seat_tokens()) == 3
-    assert all(len(t) >= 22 for t in service.seat_tokens().values())  # >= 128 bits
+    assert [e.actor for e in entries] == ["chance"]
+    assert [p["taken"] for p in message["players"]] == [False, False, False]
 
 
 def test_bad_game_and_options_are_typed(service):
@@ -45,8 +45,9 @@ def test_seat_acts_only_on_its_turn_and_host_records(service):
     message = service.act({"type": "pass", "seat": 0}, by=Viewer.seat(0))
     assert message["to_move"] == 1
     service.act({"type": "rotate", "seat": 1}, by=HOST, mode=Mode.RECORDING)
-    modes = [e.mode for e in service.store.entries(message["game_id"])]
-    assert modes == [Mode.ENFORCING, Mode.ENFORCING, Mode.RECORDING]
+    entries = service.store.entries(message["game_id"])
+    assert [e.mode for e in entries] == [Mode.ENFORCING, Mode.ENFORCING, Mode.RECORDING]
+    assert [e.actor for e in entries] == ["chance", "seat 0", "host"]
 
 
 def test_illegal_action_changes_nothing(service):
@@ -95,13 +96,15 @@ def test_resume_after_restart_replays_the_journal(settings, service):
     service.act({"type": "pour", "seat": 0, "cup": 2, "token": shellgame.uid(0, 1)}, by=HOST)
     service.act({"type": "pass", "seat": 1}, by=Viewer.seat(1))
     service.undo()
+    code = service.table.record.join_code
+    secret = service.claim_seat(code, 1, "Ben")
     views = {v: service.message(v) for v in (PUBLIC, HOST, Viewer.seat(0))}
-    tokens = service.seat_tokens()
     service.store.close()
     again = Service(settings, games={"shellgame": shellgame.GAME}, rng=random.Random(99))
     try:
         assert again.resume() is not None
-        assert again.seat_tokens() == tokens
+        assert again.claim_of(secret).seat == 1  # the phone keeps its seat across the restart
+        assert again.message(PUBLIC)["players"][1]["label"] == "Ben · Player 2"
         for viewer, message in views.items():
             assert again.message(viewer) == message
     finally:
@@ -117,22 +120,6 @@ def test_messages_go_through_views_only(service):
         assert not any(uid in text for uid in secret), viewer
     assert "legal" in service.message(Viewer.seat(1))
     assert "legal" not in service.message(HOST)
-
-
-def test_seat_links(service):
-    service.new_game("shellgame", {"players": 3})
-    tokens = service.seat_tokens()
-    assert service.seat_of(tokens[2]) == 2
-    assert service.seat_of("nope") is None
-    assert service.viewer_for("seat", tokens[1]) == Viewer.seat(1)
-    with pytest.raises(MalformedInput):
-        service.viewer_for("seat", "nope")
-    old_stream = service.hub.subscribe(Viewer.seat(2))
-    fresh = service.new_seat_token(2)
-    assert service.seat_of(tokens[2]) is None
-    with pytest.raises(Closed):
-        old_stream.take(0.1)  # the lost phone's open stream is cut
-    assert service.seat_of(fresh) == 2
 
 
 def test_export_only_when_over_and_timeline_after_reveal(service):
@@ -160,13 +147,18 @@ def test_readers_health(service):
         service.set_reader(1, "sleepy")
 
 
-def test_virtual_table_plays_and_yields_to_humans(service):
+def test_virtual_table_plays_only_its_own_games(service):
     rng = random.Random(3)
+    assert step(service, rng) == "off"  # no demo offered yet
+    VirtualTable(service, pace=1.0)  # offers the demo (not started: stepped by hand here)
     assert step(service, rng) == "started"
-    subscriber = service.hub.subscribe(Viewer.seat(service.table.state.to_move()))
-    assert step(service, rng) == "human"
-    service.hub.unsubscribe(subscriber)
+    assert service.table.record.is_demo and service.table.record.join_code is None
     assert step(service, rng) == "played"
+    assert service.store.entries(service.table.record.id)[-1].actor == "demo"
+    service.new_game("shellgame", {"players": 3})  # a person's game: the demo stays away
+    before = service.table.seq
+    assert [step(service, rng) for _ in range(5)] == ["off"] * 5
+    assert service.table.seq == before and not service.demo_on
 
 
 def test_virtual_table_thread_plays_whole_games(service):

@@ -153,8 +153,8 @@ def test_sensed_game_never_shows_a_tag_uid(app, service, host):
     from companion.virtual import NOISE, Scenario, SimulatedReaders
 
     host_client, _ = host
-    service.play_sensed()
-    service.new_game("goblets", {"players": 4, "characters": []})
+    service.sense("readers")
+    service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(12), 4, specials=0.0)
     uids = [uid for uid, _ in scenario.registry.to_json()["tags"].items()]
     assert len(uids) > 50

@@ -6,8 +6,9 @@
 const Cena = (() => {
   const SUITS = ["mead", "wine", "cider", "beer"];
   const SHORT = {mead: "Me", wine: "Wi", cider: "Ci", beer: "Be"};
-  const houseName = (h) => (h === null || h === undefined ? "?" : "House " + (Number(h) + 1));
-  const allianceName = (a, n) => `${houseName(a)} & ${houseName((a + 1) % n)}`;
+  const houseName = (h) => (h === null || h === undefined ? "?" : CB.label(h));
+  const playerName = (h) => (CB.players[Number(h)] || {}).name || "House " + (Number(h) + 1);
+  const allianceName = (a, n) => `${playerName(a)} & ${playerName((a + 1) % n)}`;
   const parse = (name) => {
     const [suit, value] = String(name).split("-");
     return {suit, value: Number(value)};
@@ -55,9 +56,9 @@ const Cena = (() => {
       const mover = message.to_move === h && !message.over;
       const g = CB.svg("g", {class: "house", "data-house": h});
       g.append(CB.svg("rect", {class: "house-tile" + (mover ? " to-move" : ""), x: x - 68, y: y - 32, width: 136, height: 64, rx: 10}));
-      g.append(CB.svg("text", {class: "house-name", x, y: y - 5, "text-anchor": "middle", text: houseName(h)}));
+      g.append(CB.svg("text", {class: "house-name", x, y: y - 5, "text-anchor": "middle", text: playerName(h)}));
       const info = (view.houses || [])[h] || {};
-      const sub = [`${info.hand_size || 0} in hand`];
+      const sub = [(CB.players[h] || {}).name ? `House ${h + 1}` : null, `${info.hand_size || 0} in hand`].filter((x) => x);
       if (view.host === h) sub.push("Host");
       g.append(CB.svg("text", {class: "house-sub", x, y: y + 17, "text-anchor": "middle", text: sub.join(" · ")}));
       if (view.invitation === h) {
@@ -76,7 +77,7 @@ const Cena = (() => {
         svg.append(cardNode);
         if (spot.played_by !== h) {
           svg.append(CB.svg("text", {class: "ally-label", x: px, y: py + 44, "text-anchor": "middle",
-            text: "by " + houseName(spot.played_by), "data-played-by": spot.played_by}));
+            text: "by " + playerName(spot.played_by), "data-played-by": spot.played_by}));
         }
       } else {
         svg.append(CB.svg("rect", {x: px - 36, y: py - 26, width: 72, height: 52, rx: 7, fill: "none",

@@ -4,8 +4,6 @@
    server's refusal is shown with the rulebook's words. */
 "use strict";
 (() => {
-  const root = document.getElementById("seat-root");
-  const token = root.dataset.token;
   let current = null;
   let selected = [];  // Welcome: up to three cards; Feast: one card
   let busy = false;
@@ -16,8 +14,9 @@
     CB.showError(null);
     try {
       selected = [];
-      render(await CB.post(`/api/seat/${encodeURIComponent(token)}/act`, {action}));
+      render(CB.take(await CB.post("/api/seat/act", {action})));
     } catch (error) {
+      if (error.data && error.data.rejoin) { CB.rejoin("freed"); return; }
       CB.showError(error);
       render(current);
     } finally {
@@ -110,7 +109,7 @@
     const tags = [];
     if (view.host === me) tags.push("Host House");
     if (view.invitation === me && view.phase === "feast") tags.push("holds the invitation");
-    document.getElementById("you-title").textContent = `You are ${Cena.houseName(me)}${tags.length ? " · " + tags.join(", ") : ""}`;
+    document.getElementById("you-title").textContent = `You are ${(message.you || {}).label || Cena.houseName(me)}${tags.length ? " · " + tags.join(", ") : ""}`;
     document.getElementById("turn").textContent = myTurn(message) ? "Your turn! " + Cena.turn(message) : Cena.turn(message);
     CB.fill("prompt", prompt(message));
     CB.fill("places", places(message));
@@ -128,7 +127,7 @@
   }
 
   render(CB.data("initial"));
-  CB.live(`/api/stream?viewer=seat&token=${encodeURIComponent(token)}`, (message) => {
+  CB.live("/api/stream?viewer=seat", (message) => {
     if (message.seq !== (current || {}).seq) render(message);  // keep a half-made choice otherwise
   });
 })();

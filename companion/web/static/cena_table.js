@@ -1,7 +1,12 @@
 /* Cena on the public tablet: redrawn from every public snapshot (no hand is ever in it). */
 "use strict";
 (() => {
+  const page = document.getElementById("cena-root").dataset.page;
+
   function render(message) {
+    if (page === "table") CB.followGame(initial, message);
+    CB.joinPanel(message);
+    document.getElementById("demo-banner").hidden = message.play !== "demo";
     const view = message.game === "cena" ? message.view || {} : {};
     document.getElementById("headline").textContent = message.game === "cena"
       ? `Cena · game ${message.game_id}${view.rules && view.rules.private_feast ? " · Private feast" : ""}${view.rules && view.rules.single_course ? " · Single course" : ""}`
@@ -19,6 +24,7 @@
     document.body.dataset.over = message.over ? "yes" : "no";
   }
 
-  render(CB.data("initial"));
+  const initial = CB.data("initial");
+  render(initial);
   CB.live("/api/stream?viewer=public", render);
 })();

@@ -1,9 +1,13 @@
-/* The courtroom (The Gods Will Have Blood): the tablet is the bag of cubes. Shows the pool, the
-   exact odds before each draw, the two cubes drawn (animated), the vine, the Momentum Box, the
-   deck / set-aside / discarded counts, the effect buttons and the log. Acting needs the Host. */
+/* The courtroom (The Gods Will Have Blood): the bag of cubes. Shows the pool, the exact odds
+   before each draw, the cubes drawn (animated), the vine, the Momentum Box, the deck / set-aside /
+   discarded counts, the effect buttons and the log. The Judge acts from the phone that claimed
+   the seat (or the Host from the tablet) and draws each cube by tapping the bag. */
 "use strict";
 (() => {
-  const isHost = document.getElementById("court").dataset.host === "yes";
+  const court = document.getElementById("court");
+  const isHost = court.dataset.host === "yes";
+  const isSeat = court.dataset.seat === "yes";
+  const actUrl = isSeat ? "/api/seat/act" : "/api/host/act";
   let lastDrawn = 0;
 
   const pct = (p) => (100 * p).toFixed(1) + "%";
@@ -11,7 +15,7 @@
 
   async function act(action) {
     CB.showError(null);
-    try { render(await CB.post("/api/host/act", {action, mode: "enforcing"})); }
+    try { render(CB.take(await CB.post(actUrl, isSeat ? {action} : {action, mode: "enforcing"}))); }
     catch (error) { CB.showError(error); }
   }
 
@@ -24,6 +28,7 @@
       case "hear": return "Hear the next case";
       case "undo": return "Undo the last effect";
       case "name_card": return `Case ${action.case + 1} is ${action.card}`;
+      case "draw": return "Draw a cube from the bag";
       default: return action.type;
     }
   }
@@ -39,6 +44,13 @@
 
   function render(message) {
     const view = message.view || {};
+    if (court.dataset.page === "table") CB.followGame(initial, message);
+    CB.joinPanel(message);
+    const demo = document.getElementById("demo-banner");
+    if (demo) demo.hidden = message.play !== "demo";
+    if (isSeat) document.getElementById("you-title").textContent = `You are ${(message.you || {}).label || "?"}`;
+    document.body.dataset.seq = message.seq;
+    document.body.dataset.over = message.over ? "yes" : "no";
     if (message.game !== "tribunal") {
       CB.fill("court-status", `No trial in progress (the table is playing ${message.game || "nothing"}).`);
       CB.fill("actions", []);
@@ -64,18 +76,31 @@
       CB.el("li", {}, `Set aside: ${view.set_aside.count}`),
       CB.el("li", {}, `Discarded: ${view.discarded.count}`),
       (view.cases || []).map((c) => CB.el("li", {}, `Case: ${c.card} (${c.colour})${c.sentenced ? " — sentenced" : ""}`))));
-    const legal = view.legal_actions || [];
-    CB.fill("actions", isHost ? legal.map((a) => CB.el("button", {class: "big action", onclick: () => act(a)}, label(a)))
-      : [CB.el("p", {class: "muted"}, "Log in as the Host to judge.")]);
+    // The Judge's buttons: a seat gets its legal actions (a draw included), the Host the same.
+    const drawing = message.draw || (message.legal || []).find((a) => a.type === "draw");
+    const legal = isSeat ? (message.legal || []) : (drawing ? [drawing] : view.legal_actions || []);
+    const mine = isSeat || isHost;
+    document.body.dataset.myturn = mine && legal.length && !message.over ? "yes" : "no";
+    CB.fill("actions", mine ? (legal.length ? legal.map((a) => CB.el("button", {class: "big action" + (a.type === "draw" ? " bag" : ""),
+      "data-type": a.type, onclick: () => act(a)}, label(a))) : [CB.el("p", {class: "muted"}, message.over ? "The trial is over." : "…")])
+      : [CB.el("p", {class: "muted"}, message.play === "demo" ? "The demo judges by itself." : "The Judge decides on their phone.")]);
     const logLine = (e) => [String(e.event || "").replaceAll("_", " "),
       ...Object.entries(e).filter(([k]) => k !== "event").map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)].join(" · ");
     CB.fill("log", (view.log || []).slice(-25).reverse().map((e) => CB.el("li", {}, logLine(e))));
   }
 
-  document.getElementById("start").addEventListener("click", async () => {
+  const start = document.getElementById("start");
+  if (start) start.addEventListener("click", async () => {
     CB.showError(null);
-    try { render(await CB.post("/api/host/game", {game: "tribunal", options: {}})); } catch (error) { CB.showError(error); }
+    const current = CB.lastMessage || {};
+    const body = {game: "tribunal", options: {}, play: "phones"};
+    if (current.game_id && !current.over && current.play !== "demo") {
+      if (!await CB.confirm(`Abandon game ${current.game_id} and start a new trial?`)) return;
+      body.abandon = current.game_id;
+    }
+    try { render(CB.take(await CB.post("/api/host/game", body))); } catch (error) { CB.showError(error); }
   });
-  render(CB.data("initial"));
-  CB.live(isHost ? "/api/stream?viewer=host" : "/api/stream?viewer=public", render);
+  const initial = CB.data("initial");
+  render(initial);
+  CB.live(isSeat ? "/api/stream?viewer=seat" : isHost ? "/api/stream?viewer=host" : "/api/stream?viewer=public", render);
 })();

@@ -11,10 +11,10 @@ const Goblets = (() => {
     araneros: {name: "Arañeros", colour: "#c0392b", colourName: "red", pattern: "grid"},
   };
   const house = (id) => HOUSES[id] || {name: String(id), colour: "#777", colourName: "grey", pattern: "none"};
-  const seatName = (s) => (s === null || s === undefined ? "?" : "seat " + (Number(s) + 1));
+  const seatName = (s) => CB.label(s);
   const placeName = (view, p) => {
     const place = view.places && view.places[p];
-    return place ? house(place.house).name + "'s place" : "place " + (Number(p) + 1);
+    return place ? house(place.house).name + "'s place" : "Goblet " + (Number(p) + 1);
   };
 
   function patterns() {
@@ -44,6 +44,7 @@ const Goblets = (() => {
   function draw(container, message, options = {}) {
     if (!container) return;
     const view = message.view || {};
+    if (view.variant === "russian_goblette") { container.replaceChildren(row(message)); return; }
     if (!view.places) { container.replaceChildren(fallback(message)); return; }
     const size = 420, c = size / 2, n = view.places.length;
     const svg = CB.svg("svg", {viewBox: `0 0 ${size} ${size}`, role: "img", class: "table-svg",
@@ -57,11 +58,12 @@ const Goblets = (() => {
       const gx = c + Math.cos(angle) * (c - 112), gy = c + Math.sin(angle) * (c - 112);
       const sx = c + Math.cos(angle) * (c - 30), sy = c + Math.sin(angle) * (c - 30);
       const h = house(place.house);
-      const g = CB.svg("g", {class: "place" + (i === mover ? " moving" : ""), "data-place": i});
+      const mine = options.mine === i;
+      const g = CB.svg("g", {class: "place" + (i === mover ? " moving" : "") + (mine ? " mine" : ""), "data-place": i});
       g.append(CB.svg("circle", {cx: sx, cy: sy, r: 26, fill: i === mover ? "#fff3b0" : "#ece6d6", stroke: h.colour, "stroke-width": 5}));
       g.append(CB.svg("text", {x: sx, y: sy - 2, "text-anchor": "middle", class: "seat-label", text: h.name}));
       g.append(CB.svg("text", {x: sx, y: sy + 12, "text-anchor": "middle", class: "seat-sub",
-        text: place.seats.map((s) => "#" + (s + 1)).join("+")}));
+        text: mine ? "YOU" : place.seats.map((s) => (CB.players[s] || {}).name || "").filter((x) => x).join(" + ")}));
       if (place.ring) {
         g.append(ring(gx, gy, 24, place.ring));
         g.append(CB.svg("text", {x: gx, y: gy + 40, "text-anchor": "middle", class: "ring-label",
@@ -94,6 +96,27 @@ const Goblets = (() => {
     }));
   }
 
+  /* Russian Goblette: six Goblets in a row, no rings, no places ("no player has Their Goblet"). */
+  function row(message) {
+    const view = message.view || {};
+    const goblets = view.goblets || [];
+    const width = 460, step = width / Math.max(goblets.length, 1);
+    const svg = CB.svg("svg", {viewBox: `0 0 ${width} 150`, role: "img", class: "table-svg row-svg",
+      "aria-label": "Six Goblets in a row"});
+    svg.append(CB.svg("rect", {x: 0, y: 20, width, height: 110, rx: 16, fill: "#5b3a1e"}));
+    goblets.forEach((g, i) => {
+      const x = step * (i + 0.5);
+      const drunk = g.drunk_by !== null && g.drunk_by !== undefined;
+      const node = CB.svg("g", {class: "goblet" + (drunk ? " drunk" : ""), "data-goblet": i});
+      node.append(CB.svg("circle", {cx: x, cy: 62, r: 24, fill: drunk ? (g.poisoned ? "#b00020" : "#2e7d32") : "#f5efe2", stroke: "#333", "stroke-width": 2}));
+      node.append(CB.svg("text", {x, y: 69, "text-anchor": "middle", class: "seat-label", text: String(i + 1)}));
+      node.append(CB.svg("text", {x, y: 112, "text-anchor": "middle", class: "contents-label",
+        text: drunk ? `${seatName(g.drunk_by)}` : ""}));
+      svg.append(node);
+    });
+    return svg;
+  }
+
   function fallback(message) {
     return CB.el("pre", {class: "json"}, JSON.stringify(message.view || {}, null, 1));
   }
@@ -120,9 +143,13 @@ const Goblets = (() => {
     switch (a.type) {
       case "pour": return `Pour ${a.token} into ${a.goblet !== undefined ? placeName(view, a.goblet) : "cup " + (a.cup + 1)}`;
       case "rotate": return a.direction ? `Rotate ${a.direction}` : "Rotate";
-      case "swap": return `Swap with ${placeName(view, a.with)}`;
-      case "peek": return "Peek into your goblet";
+      case "swap": return Array.isArray(a.goblets) ? `Swap Goblets ${a.goblets[0] + 1} and ${a.goblets[1] + 1}` : `Swap with ${placeName(view, a.with)}`;
+      case "drink": return `Drink Goblet ${a.goblet + 1}`;
+      case "peek": return a.goblet !== undefined && !view.places ? `Peek into Goblet ${a.goblet + 1}` : "Peek into your goblet";
       case "toast": return "Call the Toast!";
+      case "reveal": return "Reveal every Goblet";
+      case "defer": return "Let your Winetaster act first";
+      case "shootout_choose": return `Choose the Goblet of ${house(a.goblet).name}`;
       case "pass": return "Pass";
       default: {
         const rest = Object.entries(a).filter(([k]) => k !== "type" && k !== "seat")

@@ -1,4 +1,7 @@
-/* The Host: log in with the PIN, start games, enter events by hand, undo, mark readers. */
+/* The Host: log in with the PIN, start games from a form (game, how it is played, players and
+   their names, options with their rulebook meaning), free a lost phone's seat, switch the demo,
+   enter events by hand as buttons, fix the layout by tapping, undo. Anything that discards play
+   asks first. */
 "use strict";
 (() => {
   const login = document.getElementById("login-form");
@@ -12,89 +15,240 @@
     });
     return;
   }
+
+  const $ = (id) => document.getElementById(id);
+  const TITLES = {goblets: "Raise Your Goblets", tribunal: "The Gods Will Have Blood", cena: "Cena"};
+  const PLAY_NAMES = {phones: "On the phones (each player taps their own actions)",
+    readers: "With the reader nodes (the table is read)", camera: "With the overhead camera"};
+  const PLAY_NOTES = {readers: "no reader nodes are connected (companion serve --mqtt or --serial)",
+    camera: "the camera does not drive games yet"};
+  const HOUSE_IDS = Object.keys(Goblets.HOUSES);
+  const {plays, sensed} = JSON.parse($("plays").textContent);
+  let current = null;
+  let shownJoin = null;
+  let proposal = null;  // the layout being fixed: place -> ring
+  let picked = null;
+
   const act = async (url, body) => {
     CB.showError(null);
-    try { render(await CB.post(url, body)); } catch (error) { CB.showError(error); }
+    try { render(CB.take(await CB.post(url, body))); return true; } catch (error) { CB.showError(error); return false; }
   };
 
-  document.getElementById("undo").addEventListener("click", () => act("/api/host/undo", {}));
-  document.getElementById("logout").addEventListener("click", async () => {
-    await CB.post("/api/host/logout", {}); location.reload();
-  });
-  document.getElementById("new-game").addEventListener("submit", (event) => {
-    event.preventDefault();
-    let options;
-    try { options = JSON.parse(document.getElementById("options").value || "{}"); }
-    catch (error) { CB.showError(new Error("More options: not valid JSON")); return; }
-    const game = document.getElementById("game-name").value;
-    if (game === "goblets") {
-      options.players = options.players || Number(document.getElementById("players").value);
-      const houses = document.getElementById("houses").value.split(",").map((h) => h.trim()).filter((h) => h);
-      if (houses.length) options.houses = houses;
-      const variant = document.getElementById("variant").value;
-      if (variant) options.variant = variant;
-      options.hidden_vp = document.getElementById("hidden-vp").checked;
-      if (document.getElementById("memory").checked) options.raise_your_memory = true;
-      if (document.getElementById("legacy").checked) options.legacy = true;
-      options.show_pourer = document.getElementById("show-pourer").checked;
+  /* A person's unfinished game is discarded only once the Host says yes. */
+  async function confirmAbandon(what) {
+    const m = current || {};
+    if (!m.game_id || m.over || m.play === "demo") return {};
+    const ok = await CB.confirm(`${what} abandons game ${m.game_id} (${TITLES[m.game] || m.game}), which is still in play. Go on?`);
+    return ok ? {abandon: m.game_id} : null;
+  }
+
+  // -- the new game form --------------------------------------------------------------------
+
+  const game = () => $("game-name").value;
+  function seatCount() {
+    if (game() === "cena") return Number($("cena-players").value);
+    if (game() === "tribunal") return 1;
+    return Math.max(2, Math.min(12, Number($("players-count").value) || 4));
+  }
+  function variant() {
+    const n = seatCount();
+    return n <= 3 ? "russian_goblette" : n <= 6 ? "standard" : "winetasters";
+  }
+
+  function playOptions() {
+    const allowed = plays[game()] || ["phones"];
+    CB.fill("play", allowed.map((p) => {
+      const blocked = (p === "readers" && !sensed.includes("readers")) || p === "camera";
+      return CB.el("option", {value: p, disabled: blocked ? "disabled" : null}, PLAY_NAMES[p] + (blocked ? " — " + PLAY_NOTES[p] : ""));
+    }));
+    $("play").value = "phones";
+  }
+
+  function seatRows() {
+    const typed = [...document.querySelectorAll(".seat-name")].map((input) => input.value);
+    const houses = [...document.querySelectorAll(".seat-house")].map((select) => select.value);
+    const n = seatCount();
+    const standard = game() === "goblets" && variant() === "standard";
+    const rows = [];
+    for (let s = 0; s < n; s++) {
+      const label = game() === "tribunal" ? "The Judge" : game() === "cena" ? `House ${s + 1}` : `Seat ${s + 1}`;
+      const row = CB.el("div", {class: "row seat-row"}, CB.el("span", {class: "seat-row-label"}, label),
+        CB.el("input", {class: "seat-name", "aria-label": `${label}: name`, maxlength: 24, placeholder: "name (optional)", value: typed[s] || ""}));
+      if (standard) {
+        row.append(CB.el("select", {class: "seat-house", "aria-label": `${label}: House`},
+          HOUSE_IDS.map((h) => CB.el("option", {value: h, selected: (houses[s] || HOUSE_IDS[s]) === h ? "selected" : null}, Goblets.HOUSES[h].name))));
+      }
+      rows.push(row);
     }
-    if (game === "cena") Object.assign(options, cenaOptions(options));
-    act("/api/host/game", {game, options});
-  });
-  // Cena's options (docs/cena.md): Houses 3-5, the Host House, the variants, the poison cards.
-  function cenaOptions(given) {
-    const value = (id) => document.getElementById(id);
-    const out = {players: Number(value("cena-players").value), host: Number(value("cena-host").value)};
-    if (value("cena-private").checked) out.private_feast = true;
-    if (value("cena-single").checked) out.single_course = true;
+    CB.fill("seat-rows", rows);
+    const hostLabel = game() === "cena" ? "Host House (the House that most recently poisoned someone)"
+      : "Host (the player who most recently called a toast)";
+    $("host-row").firstChild.textContent = hostLabel + " ";
+    $("host-row").hidden = game() === "tribunal";
+    const before = $("host-seat").value;
+    CB.fill("host-seat", Array.from({length: n}, (_, s) => CB.el("option", {value: s}, typed[s] || (game() === "cena" ? `House ${s + 1}` : `Seat ${s + 1}`))));
+    if (Number(before) < n) $("host-seat").value = before;
+  }
+
+  function showOptions() {
+    for (const set of document.querySelectorAll("fieldset[data-game]")) set.hidden = set.dataset.game !== game();
+    const v = variant();
+    const notes = {standard: "4 to 6 players: one Goblet each.",
+      winetasters: "7 to 12 players: Winetasters, in pairs of a Noble and their Winetaster (VP are kept in the open).",
+      russian_goblette: "2 or 3 players: Russian Goblette, six Goblets in a row, no Characters and no rings."};
+    $("variant-note").textContent = notes[v];
+    const russian = v === "russian_goblette";
+    for (const id of ["characters", "memory", "legacy", "hidden-vp", "show-pourer", "courses"]) {
+      $(id).closest("label").hidden = russian;
+    }
+    if (russian) $("characters").value = "none";
+    $("hidden-vp").checked = v === "standard";  // Winetasters: "You don't need to keep your VPs behind the screen."
+    seatRows();
+  }
+
+  function gobletsOptions() {
+    const n = seatCount(), v = variant();
+    const out = {players: n, host: Number($("host-seat").value)};
+    if (v === "russian_goblette") return out;
+    Object.assign(out, {
+      characters: $("characters").value,
+      hidden_vp: $("hidden-vp").checked,
+      show_pourer: $("show-pourer").checked,
+      courses: Number($("courses").value) || 3,
+    });
+    if ($("memory").checked) out.raise_your_memory = true;
+    if ($("legacy").checked) out.legacy = true;
+    if (v === "standard") out.houses = [...document.querySelectorAll(".seat-house")].map((select) => select.value);
+    return out;
+  }
+
+  function cenaOptions() {
+    const out = {players: seatCount(), host: Number($("host-seat").value)};
+    if ($("cena-private").checked) out.private_feast = true;
+    if ($("cena-single").checked) out.single_course = true;
     const poisons = [...document.querySelectorAll(".cena-poison:checked")].map((box) => Number(box.value));
     if (poisons.length !== 8) out.poison_cards = poisons;
-    return Object.assign(out, given);  // "More options" JSON wins
+    return out;
   }
-  const gameName = document.getElementById("game-name");
-  const showOptions = () => {
-    document.getElementById("goblets-options").hidden = gameName.value !== "goblets";
-    document.getElementById("cena-options").hidden = gameName.value !== "cena";
-  };
-  gameName.addEventListener("change", showOptions);
-  showOptions();
-  document.getElementById("cena-first").addEventListener("click", () => {
+
+  $("new-game").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    CB.showError(null);
+    let extra;
+    try { extra = JSON.parse($("options").value || "{}"); }
+    catch (error) { CB.showError(new Error("More options: not valid JSON")); return; }
+    const name = game();
+    const options = name === "goblets" ? gobletsOptions() : name === "cena" ? cenaOptions()
+      : {second_draw: $("second-draw").value, missing_reds: $("missing-reds").value};
+    const names = [...document.querySelectorAll(".seat-name")].map((input) => input.value.trim());
+    const confirmed = await confirmAbandon("Starting a new game");
+    if (confirmed === null) return;
+    const ok = await act("/api/host/game", Object.assign({game: name, play: $("play").value,
+      options: Object.assign(options, extra), names}, confirmed));
+    if (ok) window.scrollTo(0, 0);
+  });
+  $("game-name").addEventListener("change", () => { playOptions(); showOptions(); });
+  $("players-count").addEventListener("input", showOptions);
+  $("cena-players").addEventListener("change", seatRows);
+  $("seat-rows").addEventListener("input", () => {
+    const names = [...document.querySelectorAll(".seat-name")].map((input) => input.value.trim());
+    [...$("host-seat").options].forEach((option, s) => {
+      option.textContent = names[s] || (game() === "cena" ? `House ${s + 1}` : `Seat ${s + 1}`);
+    });
+  });
+  $("cena-first").addEventListener("click", () => {
     for (const box of document.querySelectorAll(".cena-poison")) box.checked = Number(box.value) <= 3;
   });
-  document.getElementById("manual").addEventListener("submit", (event) => {
-    event.preventDefault();
-    let action;
-    try { action = JSON.parse(document.getElementById("action").value); }
-    catch (error) { CB.showError(new Error("The event is not valid JSON")); return; }
-    act("/api/host/act", {action, mode: document.getElementById("mode").value});
+  fetch("/api/host/characters", {credentials: "same-origin"}).then((r) => r.json()).then((data) => {
+    if (data.cards && data.cards.length) {
+      $("characters-table").disabled = false;
+      $("characters-table").textContent = `Our Character cards (${data.cards.length})`;
+    }
+  }).catch(() => {});
+
+  // -- the table now ------------------------------------------------------------------------
+
+  $("undo").addEventListener("click", () => act("/api/host/undo", {}));
+  $("logout").addEventListener("click", async () => { await CB.post("/api/host/logout", {}); location.reload(); });
+  $("demo-toggle").addEventListener("click", async () => {
+    const on = !(current || {}).demo;
+    const confirmed = on ? await confirmAbandon("Turning the demo on") : {};
+    if (confirmed === null) return;
+    act("/api/host/demo", Object.assign({on}, confirmed));
   });
 
-  const sensed = (input, extra) => act("/api/host/sensed", Object.assign({input}, extra || {}));
-  document.getElementById("start-course").addEventListener("click", () => sensed("start_course"));
-  document.getElementById("reveal").addEventListener("click", () => sensed("reveal"));
-  document.getElementById("fix-layout").addEventListener("submit", (event) => {
-    event.preventDefault();
-    let layout;
-    try { layout = JSON.parse(document.getElementById("layout").value); }
-    catch (error) { CB.showError(new Error("The layout is not valid JSON")); return; }
-    sensed("fix_layout", {layout});
-  });
+  function players(message) {
+    return (message.players || []).map((p) => CB.el("li", {class: p.taken ? "taken" : "free", "data-seat": p.seat},
+      p.taken ? `${p.label} ✓ ` : `${p.label}: free `,
+      p.taken ? CB.el("button", {class: "small", onclick: async () => {
+        if (await CB.confirm(`Free ${p.label}'s seat? Their phone loses it at once; they join again with the code.`)) {
+          act("/api/host/seats/free", {seat: p.seat});
+        }
+      }}, "Free this seat") : null));
+  }
+
+  async function joinCode(message) {
+    const key = `${message.game_id}:${message.joinable}`;
+    if (key === shownJoin) return;
+    shownJoin = key;
+    if (!message.joinable) { CB.fill("host-join"); return; }
+    try {
+      const join = await (await fetch("/api/host/join", {credentials: "same-origin"})).json();
+      if (!join.code) { CB.fill("host-join"); return; }
+      const qr = CB.el("div", {class: "qr-code"});
+      qr.innerHTML = join.qr;  // segno's SVG, made by the server
+      CB.fill("host-join", CB.el("div", {class: "join-body"}, qr,
+        CB.el("p", {}, "Join code ", CB.el("strong", {class: "join-code"}, join.code), " — also on the Table page")));
+    } catch (error) { /* shown again on the next message */ }
+  }
+
+  // -- events by hand ------------------------------------------------------------------------
 
   function suggestions(message) {
+    const view = message.view || {};
     const seat = message.to_move;
-    if (typeof seat !== "number") return [];
-    if (message.game === "cena") {  // Cena's actions carry no seat: the House to move acts
-      const kinds = [{type: "reveal_poison"}, {type: "welcome", cards: ["mead-1", "wine-1", "beer-1"]},
-        {type: "play", card: "wine-7", house: seat}];
-      return kinds.map((a) => CB.el("button", {class: "small", onclick: () => {
-        document.getElementById("action").value = JSON.stringify(a);
-      }}, a.type.replace("_", " ")));
-    }
+    if (message.game !== "goblets" || !view.places || typeof seat !== "number" || message.over) return [];
+    const others = view.places.filter((p) => !p.seats.includes(seat));
     const kinds = [{type: "pass", seat}, {type: "rotate", seat, direction: "clockwise"},
-      {type: "rotate", seat, direction: "widdershins"}, {type: "peek", seat}, {type: "toast", seat}];
-    return kinds.map((a) => CB.el("button", {class: "small", onclick: () => {
-      document.getElementById("action").value = JSON.stringify(a);
-    }}, Goblets.actionLabel(a, message.view || {})));
+      {type: "rotate", seat, direction: "widdershins"}, {type: "peek", seat}, {type: "toast", seat},
+      ...others.map((p) => ({type: "swap", seat, with: p.place}))];
+    if (view.step && view.step.kind === "reveal") kinds.unshift({type: "reveal", seat});
+    return kinds.map((a) => CB.el("button", {class: "small", "data-type": a.type, onclick: () =>
+      act("/api/host/act", {action: a, mode: $("mode").value})}, Goblets.actionLabel(a, view)));
+  }
+
+  $("manual").addEventListener("submit", (event) => {
+    event.preventDefault();
+    let action;
+    try { action = JSON.parse($("action").value); }
+    catch (error) { CB.showError(new Error("The event is not valid JSON")); return; }
+    act("/api/host/act", {action, mode: $("mode").value});
+  });
+
+  // -- the sensed table ------------------------------------------------------------------------
+
+  const sensedInput = (input, extra) => act("/api/host/sensed", Object.assign({input}, extra || {}));
+  $("start-course").addEventListener("click", () => sensedInput("start_course"));
+  $("reveal").addEventListener("click", () => sensedInput("reveal"));
+  $("fix-layout").addEventListener("click", () => {
+    if (!proposal) return;
+    const layout = {};
+    proposal.forEach((ring, place) => { if (ring) layout[String(place)] = ring; });
+    proposal = null;
+    sensedInput("fix_layout", {layout});
+  });
+
+  function layoutFix(message) {
+    const view = message.view || {};
+    if (!view.places) return [];
+    if (!proposal || proposal.length !== view.places.length) proposal = view.places.map((p) => p.ring);
+    return view.places.map((place, i) => CB.el("li", {}, CB.el("button", {
+      class: "small" + (picked === i ? " picked" : ""), "data-place": i,
+      onclick: () => {
+        if (picked === null) picked = i;
+        else { [proposal[picked], proposal[i]] = [proposal[i], proposal[picked]]; picked = null; }
+        CB.fill("layout-fix", layoutFix(message));
+      }}, `${Goblets.house(place.house).name}'s place: ${proposal[i] ? Goblets.house(proposal[i]).name + "'s Goblet" : "no ring"}`)));
   }
 
   function readerControls(message) {
@@ -102,32 +256,41 @@
     const rows = [];
     for (let s = 0; s < seats; s++) {
       const status = readers[String(s)] || (message.virtual ? "virtual" : "unknown");
-      rows.push(CB.el("li", {class: "reader-" + status}, `${Goblets.seatName(s)}: ${status} `,
+      rows.push(CB.el("li", {class: "reader-" + status}, `${CB.label(s)}: ${status} `,
         CB.el("button", {class: "small", onclick: () => act("/api/host/reader", {seat: s, status: status === "broken" ? "online" : "broken"})},
-          status === "broken" ? "mark repaired" : "mark broken"),
-        CB.el("button", {class: "small", onclick: async () => {
-          try { await CB.post("/api/host/links", {seat: s}); CB.showError(new Error(`New link made for ${Goblets.seatName(s)}: the old one no longer works.`)); }
-          catch (error) { CB.showError(error); }
-        }}, "new link")));
+          status === "broken" ? "mark repaired" : "mark broken")));
     }
     return rows;
   }
 
   function render(message) {
+    current = message;
     const cena = message.game === "cena";
-    document.getElementById("turn").textContent = (cena ? Cena.turn(message) : Goblets.turn(message)) + (message.mode ? ` · mode: ${message.mode}` : "");
-    if (cena) Cena.draw(document.getElementById("drawing"), message);
-    else Goblets.draw(document.getElementById("drawing"), message);
+    const title = message.game ? `${TITLES[message.game] || message.game} · game ${message.game_id}` : "No game";
+    const how = message.play === "demo" ? " · the demo table" : message.mode ? ` · ${message.mode}` : "";
+    $("turn").textContent = `${title}${how} — ${cena ? Cena.turn(message) : Goblets.turn(message)}`;
+    if (cena) Cena.draw($("drawing"), message);
+    else if (message.game === "goblets") Goblets.draw($("drawing"), message);
+    else CB.fill("drawing");
+    CB.fill("players", players(message));
+    joinCode(message);
+    $("demo-switch").hidden = !message.demo_available;
+    $("demo-toggle").textContent = message.demo ? "Turn the demo table off" : "Turn the demo table on";
     CB.fill("suggest", suggestions(message));
+    $("manual-who").textContent = typeof message.to_move === "number" && !message.over ? `For ${CB.label(message.to_move)}:` : "";
     CB.fill("reader-controls", readerControls(message));
-    document.getElementById("undo").disabled = !message.can_undo;
-    document.getElementById("sensed-panel").hidden = !message.sensed;
+    $("undo").disabled = !message.can_undo;
+    $("sensed-panel").hidden = !message.sensed;
+    if (message.sensed) CB.fill("layout-fix", layoutFix(message));
     CB.fill("notices", (message.notices || []).slice().reverse().map((n) => CB.el("li", {class: "notice-" + n.kind}, n.message)));
     document.body.dataset.seq = message.seq;
+    document.body.dataset.game = message.game_id;
   }
 
   const initial = CB.data("initial");
-  if (initial.mode) document.getElementById("mode").value = initial.mode;  // the table's mode
+  if (initial.mode) $("mode").value = initial.mode;  // the game's mode
+  playOptions();
+  showOptions();
   render(initial);
   CB.live("/api/stream?viewer=host", render);
 })();

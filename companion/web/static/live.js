@@ -1,11 +1,12 @@
 /* Cupbearer: shared helpers for every page (no framework, no CDN).
    CB.live opens the page's Server-Sent Events stream: each message is a full snapshot of what this
-   viewer may see, so a reconnect needs nothing but the next message. */
+   viewer may see, so a reconnect needs nothing but the next message. People are named by their
+   label ("Anna · De Miceti") from the latest message's players, never by a seat number. */
 "use strict";
 const CB = {
   data(id) {
     const node = document.getElementById(id);
-    return node ? JSON.parse(node.textContent) : null;
+    return node ? CB.take(JSON.parse(node.textContent)) : null;
   },
   csrf() { return document.querySelector("meta[name=csrf]").content; },
   async post(url, body) {
@@ -28,15 +29,66 @@ const CB = {
     const node = document.getElementById("live-status");
     if (node) { node.textContent = text; node.className = "status " + (ok ? "ok" : "warn"); }
   },
+  players: [],
+  /* "Anna · De Miceti" for a seat (its player's name and what the game calls it). */
+  label(seat) {
+    const p = CB.players[Number(seat)];
+    return p ? p.label : (seat === null || seat === undefined ? "?" : "Player " + (Number(seat) + 1));
+  },
+  lastMessage: null,
+  take(message) {
+    if (message && Array.isArray(message.players)) CB.players = message.players;
+    if (message && message.seq !== undefined) CB.lastMessage = message;
+    return message;
+  },
   live(url, onMessage) {
     const source = new EventSource(url);
     source.addEventListener("snapshot", (event) => {
       CB.status("live", true);
-      onMessage(JSON.parse(event.data));
+      onMessage(CB.take(JSON.parse(event.data)));
+    });
+    // A seat's claim ended (a new game, or the Host freed the seat): nothing more comes.
+    source.addEventListener("closed", (event) => {
+      source.close();
+      const reason = JSON.parse(event.data).reason;
+      CB.status("seat ended", false);
+      CB.rejoin(reason);
     });
     source.onopen = () => CB.status("live", true);
     source.onerror = () => CB.status("reconnecting…", false);
     return source;
+  },
+  /* The phone's seat has ended: replace the page with the way back in. */
+  rejoin(reason) {
+    const text = reason === "freed" ? "The Host freed your seat." : "A new game has started.";
+    document.body.dataset.rejoin = reason;
+    const main = document.querySelector("main");
+    main.replaceChildren(CB.el("section", {class: "panel rejoin", id: "rejoin"},
+      CB.el("h1", {}, text),
+      CB.el("p", {}, "Scan the join code on the tablet to take a seat, or type the code."),
+      CB.el("a", {class: "button big", href: "/join"}, "Type the join code")));
+  },
+  /* The tablet follows the table: when another game starts, load that game's page. */
+  followGame(initial, message) {
+    if ((initial || {}).game_id !== message.game_id) location.reload();
+  },
+  /* The join panel: who has taken which seat; hidden once every seat is taken. */
+  joinPanel(message) {
+    const panel = document.getElementById("join");
+    if (!panel) return;
+    panel.hidden = !message.joinable;
+    CB.fill("join-seats", (message.players || []).map((p) => CB.el("li", {class: p.taken ? "taken" : "free"},
+      p.taken ? `${p.label} ✓` : `${p.seat_name}: free${p.name ? " (for " + p.name + ")" : ""}`)));
+  },
+  /* An in-page confirmation (a tablet's native dialogs are easy to dismiss by mistake). */
+  confirm(text) {
+    const dialog = document.getElementById("confirm");
+    document.getElementById("confirm-text").textContent = text;
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), {once: true});
+      dialog.returnValue = "";
+      dialog.showModal();
+    });
   },
   el(tag, attrs, ...children) {
     const node = document.createElement(tag);

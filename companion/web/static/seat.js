@@ -1,8 +1,7 @@
-/* A player's phone: their own secrets and, on their turn, a big button per legal action. */
+/* A player's phone: who they are, their own secrets and, on their turn, a big button per legal
+   action. The seat is the phone's own (its cookie); when it ends the page asks to join again. */
 "use strict";
 (() => {
-  const root = document.getElementById("seat-root");
-  const token = root.dataset.token;
   let busy = false;
 
   function character(message, seat) {
@@ -10,22 +9,31 @@
     return card && card.text ? CB.el("span", {class: "card-text"}, ` — ${card.text}`) : null;
   }
 
+  function peeks(list) {
+    return list.length ? list.map((p) => Goblets.contents(p.contents || p)).join(" · ") : "nothing yet";
+  }
+
   function you(message) {
-    const me = (message.view || {}).you;
-    if (!me) return [CB.el("pre", {class: "json"}, JSON.stringify(message.view || {}, null, 1))];
+    const view = message.view || {};
+    const me = view.you;
+    if (view.variant === "russian_goblette") {
+      return [
+        CB.el("p", {}, CB.el("strong", {}, "Behind your screen: "), Goblets.contents(view.screen)),
+        CB.el("p", {}, CB.el("strong", {}, "What you peeked: "), peeks(view.peeks || [])),
+        CB.el("p", {}, CB.el("strong", {}, "Your VP: "), String((view.vp || [])[message.you.seat] || 0)),
+      ];
+    }
+    if (!me) return [];
     const h = Goblets.house(me.house);
     const out = [
-      CB.el("p", {class: "house"}, CB.el("span", {class: "swatch sw-" + me.house}), `${h.name} (${h.colourName}) · ${me.role}`),
+      CB.el("p", {class: "house"}, CB.el("span", {class: "swatch sw-" + me.house}), `${h.name} (${h.colourName}, ${h.pattern})${me.role !== "player" ? " · " + me.role : ""}`),
       CB.el("p", {}, CB.el("strong", {}, "Behind your screen: "), Goblets.contents(me.screen)),
       CB.el("p", {}, CB.el("strong", {}, "Your Target: "), me.target ? Goblets.house(me.target).name : "—"),
-      CB.el("p", {}, CB.el("strong", {}, "Your Character: "), me.character || "—",
-        character(message, me.seat)),
     ];
+    if (me.character) out.push(CB.el("p", {}, CB.el("strong", {}, "Your Character: "), me.character, character(message, me.seat)));
     if (me.winetaster_card) out.push(CB.el("p", {}, CB.el("strong", {}, "Your Winetaster card: "), me.winetaster_card));
     if (me.vp !== undefined && me.vp !== null) out.push(CB.el("p", {}, CB.el("strong", {}, "Your VP: "), String(me.vp)));
-    const peeks = me.peeks || [];
-    out.push(CB.el("p", {}, CB.el("strong", {}, "What you peeked: "),
-      peeks.length ? peeks.map((p) => Goblets.contents(p.contents || p)).join(" · ") : "nothing yet"));
+    out.push(CB.el("p", {}, CB.el("strong", {}, "What you peeked: "), peeks(me.peeks || [])));
     return out;
   }
 
@@ -34,8 +42,9 @@
     busy = true;
     CB.showError(null);
     try {
-      render(await CB.post(`/api/seat/${encodeURIComponent(token)}/act`, {action}));
+      render(CB.take(await CB.post("/api/seat/act", {action})));
     } catch (error) {
+      if (error.data && error.data.rejoin) CB.rejoin("freed");
       CB.showError(error);
     } finally {
       busy = false;
@@ -66,18 +75,21 @@
   }
 
   function render(message) {
-    const mine = message.viewer && message.viewer.index;
-    document.getElementById("you-title").textContent = `Your seat: ${Goblets.seatName(mine)}`;
-    document.getElementById("turn").textContent = message.to_move === mine && !message.over ? "Your turn!" : Goblets.turn(message);
+    const me = message.you || {};
+    const view = message.view || {};
+    const mine = message.to_move === me.seat && !message.over;
+    document.getElementById("you-title").textContent = `You are ${me.label || "?"}`;
+    document.getElementById("turn").textContent = mine ? "Your turn!" : Goblets.turn(message);
     CB.fill("you", you(message));
     CB.fill("actions", actions(message));
-    Goblets.draw(document.getElementById("drawing"), message);
+    Goblets.draw(document.getElementById("drawing"), message, {mine: view.you ? view.you.place : null});
     Goblets.feed(document.getElementById("feed"), message);
     document.body.dataset.seq = message.seq;
-    document.body.dataset.myturn = message.to_move === mine && !message.over ? "yes" : "no";
+    document.body.dataset.game = message.game_id;
+    document.body.dataset.myturn = mine ? "yes" : "no";
     document.body.dataset.over = message.over ? "yes" : "no";
   }
 
   render(CB.data("initial"));
-  CB.live(`/api/stream?viewer=seat&token=${encodeURIComponent(token)}`, render);
+  CB.live("/api/stream?viewer=seat", render);
 })();

@@ -19,6 +19,14 @@
     shownReveal = key;
     const fresh = revealedCourses !== null && results.length > revealedCourses;
     revealedCourses = results.length;
+    if (!last.places) {  // Russian Goblette: who survived the drinking, who won the Course
+      clearInterval(revealTimer);
+      CB.fill("toast", CB.el("p", {}, `Course ${last.course}, Toast called by ${Goblets.seatName(last.toast_caller)}`),
+        CB.el("ol", {class: "reveal"}, CB.el("li", {class: "reveal-row survived"},
+          `Survived: ${(last.survivors || []).map(Goblets.seatName).join(", ") || "nobody"}`),
+        CB.el("li", {class: "reveal-row"}, `Won the Course: ${(last.winners || []).map(Goblets.seatName).join(", ") || "nobody"}`)));
+      return;
+    }
     const rows = last.places.map((p) => CB.el("li", {class: "reveal-row " + (p.poisoned ? "poisoned" : "survived")},
       CB.el("strong", {}, Goblets.house(p.house).name),
       ` (${p.seats.map(Goblets.seatName).join(" & ")}): ${Goblets.contents(p.contents)} — `,
@@ -37,7 +45,7 @@
 
   function scores(message) {
     const view = message.view || {};
-    if (!view.places) { CB.fill("scores", CB.el("p", {class: "muted"}, message.over ? JSON.stringify(message.outcome) : "")); return; }
+    if (!view.places && !view.vp) { CB.fill("scores", CB.el("p", {class: "muted"}, "")); return; }
     if (!view.vp) { CB.fill("scores", CB.el("p", {class: "muted"}, "Victory Points are hidden until the end.")); return; }
     CB.fill("scores", CB.el("ul", {}, view.vp.map((vp, s) => CB.el("li", {}, `${Goblets.seatName(s)}: ${vp} VP`))),
       message.over ? CB.el("p", {class: "winner"}, Goblets.turn(message)) : null);
@@ -51,12 +59,12 @@
 
   function render(message) {
     const view = message.view || {};
-    document.getElementById("headline").textContent = message.game ? `${message.game === "goblets" ? "Raise Your Goblets" : message.game} · game ${message.game_id}` : "Cupbearer";
+    CB.followGame(initial, message);
+    CB.joinPanel(message);
+    document.getElementById("demo-banner").hidden = message.play !== "demo";
+    document.getElementById("headline").textContent = message.game ? `Raise Your Goblets · game ${message.game_id}` : "Cupbearer";
     document.getElementById("turn").textContent = Goblets.turn(message);
     Goblets.draw(document.getElementById("drawing"), message, {legend: document.getElementById("legend")});
-    if (message.game === "cena") {  // Cena has a page of its own
-      CB.fill("drawing", CB.el("p", {}, CB.el("a", {class: "button", href: "/cena"}, "Open the Cena table")));
-    }
     Goblets.feed(document.getElementById("feed"), message);
     toast(message);
     scores(message);
@@ -65,6 +73,7 @@
     if (view.phase) document.body.dataset.phase = view.phase;
   }
 
-  render(CB.data("initial"));
+  const initial = CB.data("initial");
+  render(initial);
   CB.live("/api/stream?viewer=public", render);
 })();

@@ -311,7 +311,8 @@ class CenaState(GameState):
         broken = []
         who = self.seat_name(mover)
         if house not in self.open_houses(mover):
-            broken.append((f"{who} played in front of {self.seat_name(house)}", rules.PRIVATE_FEAST))
+            where = self.seat_name(house)
+            broken.append((f"{who} played in front of {where}", rules.PRIVATE_FEAST))
         if card.name not in self.playable(mover):
             lead = str(self.lead_suit).capitalize()
             broken.append((f"{who} has {lead} but played {card.label}", rules.FOLLOW_SUIT))

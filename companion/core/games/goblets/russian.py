@@ -53,8 +53,8 @@ from typing import Any
 
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, _Chance
-from companion.core.games.goblets.houses import HOUSE_IDS, HOUSES
 from companion.core.games.goblets import russian_rules as rules
+from companion.core.games.goblets.houses import HOUSE_IDS, HOUSES
 from companion.core.games.goblets.russian_rules import RussianOptions, parse_options
 from companion.core.games.goblets.scoring import reveal
 from companion.core.games.goblets.tokens import COURSE_SUPPLY, POOL, Token
@@ -290,20 +290,23 @@ class RussianState(GameState):
             if kind == "toast":
                 warn.impossible("the Toast has already been called", rules.RULE_FINAL)
             if seat != expected:
-                warn.rule_break(f"{self.seat_name(seat)} acted before {self.seat_name(expected)}", rules.RULE_FINAL)
+                early = f"{self.seat_name(seat)} acted before {self.seat_name(expected)}"
+                warn.rule_break(early, rules.RULE_FINAL)
         elif seat != expected:
             warn.rule_break(f"{self.seat_name(expected)} is to act", rules.RULE_ONE_ACTION)
         if kind == "rotate":
             warn.rule_break("Rotate is not an action of Russian Goblette", rules.RULE_NO_ROTATE)
         if kind == "toast" and self.screens[seat][Token.WINE.value]:
-            warn.rule_break(f"{self.seat_name(seat)} still has Wine behind the screen", rules.RULE_TOAST)
+            wine = f"{self.seat_name(seat)} still has Wine behind the screen"
+            warn.rule_break(wine, rules.RULE_TOAST)
         if kind == "peek" and self.options.peek == "none":
             warn.rule_break("this table plays without Peek", rules.RULE_PEEK_NONE)
         if kind == "swap" and parsed["goblets"][0] == parsed["goblets"][1]:
             warn.impossible("a Swap exchanges two different goblets", rules.RULE_SWAP)
         from_pool = False
         if kind == "pour" and not self.screens[seat][parsed["token"]]:
-            warn.rule_break(f"{self.seat_name(seat)} has no such token behind the screen", rules.RULE_POUR)
+            missing = f"{self.seat_name(seat)} has no such token behind the screen"
+            warn.rule_break(missing, rules.RULE_POUR)
             from_pool = True
             if not self.pool[parsed["token"]]:
                 raise AmbiguousObservation("a token was poured that is neither screen nor pool")

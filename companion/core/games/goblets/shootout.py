@@ -269,9 +269,7 @@ class Shootout(GameState):
         events: list[Event] = []
         if seat != waiting[0]:
             if mode is Mode.ENFORCING:
-                raise IllegalAction(
-                    f"{self.seat_name(waiting[0])} chooses next", rule=RULE_CHOOSE
-                )
+                raise IllegalAction(f"{self.seat_name(waiting[0])} chooses next", rule=RULE_CHOOSE)
             early = f"{self.seat_name(seat)} chose before {self.seat_name(waiting[0])}"
             events.append(_warning(early, RULE_CHOOSE))
         assert self.contents is not None
