@@ -43,8 +43,12 @@ def events_for(game: str, events: list[dict[str, Any]], viewer: Viewer) -> list[
 
 
 def history(store: JournalStore) -> list[dict[str, Any]]:
-    """Every game at this table, newest first (records only: no journal)."""
-    return [record.to_json() for record in store.games()]
+    """Every game at this table, newest first: records and the players' names (no journal)."""
+    games = []
+    for record in store.games():
+        names = {seat: row.name for seat, row in store.seats(record.id).items() if row.name}
+        games.append({**record.to_json(), "names": names})
+    return games
 
 
 def export(store: JournalStore, game_id: int) -> dict[str, Any]:

@@ -292,8 +292,11 @@ class Service:
             if play != "demo":
                 check_play(name, play, state, frozenset(self.sensed_plays))
             self._end_table("a new game")
-            if play != "demo" and self.demo_available:
-                self._switch_demo(False)  # a person's game: the demo stays away until asked
+            if play != "demo":
+                if self.demo_available:
+                    self._switch_demo(False)  # a person's game: the demo stays away until asked
+                # The demo's simulated readers are not this game's.
+                self.readers = {k: v for k, v in self.readers.items() if v != "virtual"}
             code = None if play == "demo" else new_join_code()
             record = self.store.create_game(
                 name, engine_options, t=self.clock(), play=play, join_code=code

@@ -195,11 +195,14 @@ def new_game():
     require_confirmation(data)
     options = data.get("options")
     names = data.get("names")
+    play = data.get("play", "phones")
+    if play == "demo":
+        raise MalformedInput("the demo table starts its own games: switch it on", field="play")
     return jsonify(
         _ctx().service.new_game(
             data.get("game"),
             {} if options is None else options,
-            play=data.get("play", "phones"),
+            play=play,
             names=names,
         )
     )

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 
 class Forbidden(CupbearerError):
-    """The request lacks the right credentials (Host session, seat link or CSRF token)."""
+    """The request lacks the right credentials (Host session, seat cookie or CSRF token)."""
 
     def __init__(self, message: str, *, field: str | None = None, status: int = 403) -> None:
         super().__init__(message)

@@ -42,7 +42,7 @@ def _table_page(game: str | None, page: str):
         TABLE_TEMPLATES.get(game or "", "table.html"),
         page=page,
         message=message,
-        join=join_link() if playing == game or page == "table" else {"code": None},
+        join=join_link() if playing == game else {"code": None},
         host=auth.is_host(),
         seat_mode=False,
         csrf=auth.session_csrf(),

@@ -6,26 +6,36 @@ import json
 
 import pytest
 import shellgame
-from webhelpers import PIN, csrf_of
-
-from companion.web.auth import seat_csrf
+from webhelpers import PIN, csrf_of, join, join_all
 
 
-def seat_post(client, app, token, body, csrf_token=None):
-    secret = app.extensions["cupbearer"].secret
-    header = csrf_token if csrf_token is not None else seat_csrf(secret, token)
-    return client.post(f"/api/seat/{token}/act", json=body, headers={"X-CSRF-Token": header})
-
-
-def test_pages_render(client, service):
-    token = service.seat_tokens()[0]
-    for url in ("/", "/history", "/host", "/courtroom", f"/seat/{token}", "/history/1"):
+def test_pages_render(app, client, service):
+    phone = join(app, 0, "Anna")
+    code = service.table.record.join_code
+    for url in (
+        "/",
+        "/history",
+        "/host",
+        "/courtroom",
+        "/cena",
+        f"/join/{code}",
+        "/join",
+        "/history/1",
+        "/host/characters",
+    ):
         reply = client.get(url)
         assert reply.status_code == 200, url
         assert b"<!doctype html>" in reply.data
         assert reply.headers["Referrer-Policy"] == "no-referrer"
-    assert client.get("/seat/not-a-token").status_code == 404
-    assert token.encode() not in client.get("/").data  # the public page has no seat link
+    seat = phone.client.get("/seat")
+    assert seat.status_code == 200 and b"<!doctype html>" in seat.data
+    assert client.get("/seat").status_code == 403  # no seat cookie: the way to join, no seat
+    assert client.get("/seat/anything").status_code == 404
+    shown = f"{code[:4]}-{code[4:]}"
+    assert shown.encode() in client.get("/").data  # the tablet shows the one join code
+    cookie = phone.client.get_cookie("cupbearer_seat")
+    assert cookie.http_only and cookie.same_site == "Strict"
+    assert cookie.value.encode() not in client.get("/").data
 
 
 def test_public_state_is_the_public_view(client, service):
@@ -68,9 +78,10 @@ def test_csrf_is_required_on_every_state_changing_request(app, host, service):
     reply = client.post("/api/host/login", json={"pin": PIN})
     assert reply.status_code == 403
     assert reply.get_json()["field"] == "X-CSRF-Token"
-    seat = service.seat_tokens()[0]
-    reply = seat_post(client, app, seat, {"action": {"type": "pass", "seat": 0}}, csrf_token="")
-    assert reply.status_code == 403
+    phone = join(app, 0)
+    assert phone.act({"type": "pass", "seat": 0}, csrf="").status_code == 403
+    assert phone.act({"type": "pass", "seat": 0}, csrf=csrf_of(phone.client)).status_code == 403
+    assert phone.client.post("/api/join", json={}).status_code == 403
 
 
 def test_host_routes_refuse_seats_and_strangers(app, service):
@@ -79,30 +90,38 @@ def test_host_routes_refuse_seats_and_strangers(app, service):
     for url in ("/api/host/game", "/api/host/act", "/api/host/undo", "/api/host/reader"):
         reply = client.post(url, json={}, headers={"X-CSRF-Token": token})
         assert reply.status_code == 401, url
-    assert client.get("/api/host/links").status_code == 401
+    for url in ("/api/host/join", "/api/host/state", "/api/host/characters"):
+        assert client.get(url).status_code == 401, url
+    for url in ("/api/host/seats/free", "/api/host/demo"):
+        assert client.post(url, json={}, headers={"X-CSRF-Token": token}).status_code == 401
+    assert (
+        client.put("/api/host/characters", json={}, headers={"X-CSRF-Token": token}).status_code
+        == 401
+    )
     assert client.get("/api/stream?viewer=host").status_code == 401
 
 
 def test_seat_plays_with_typed_errors(app, client, service):
-    tokens = service.seat_tokens()
-    reply = seat_post(client, app, tokens[1], {"action": {"type": "pass", "seat": 1}})
+    phones = join_all(app)
+    reply = phones[1].act({"type": "pass", "seat": 1})
     assert reply.status_code == 409
     assert reply.get_json()["rule"] == "Each player acts only on their own turn."
-    reply = seat_post(client, app, tokens[0], {"action": {"type": "toast", "seat": 0}})
+    assert reply.get_json()["error"] == "Player0 · Player 1 is to act"
+    reply = phones[0].act({"type": "toast", "seat": 0})
     assert reply.status_code == 409
     assert reply.get_json()["rule"]
-    reply = seat_post(client, app, tokens[0], {"action": "pass"})
+    reply = phones[0].act("pass")
     assert reply.status_code == 400
     assert reply.get_json()["field"] == "type"
-    reply = seat_post(client, app, tokens[0], {"action": {"type": "pass", "seat": 0}})
+    reply = phones[0].act({"type": "pass", "seat": 0})
     assert reply.status_code == 200
     assert reply.get_json()["to_move"] == 1
+    assert service.store.entries(service.table.record.id)[-1].actor == "seat 0"
 
 
 def test_never_a_500_for_bad_input(app, host, service):
     client, token = host
-    seat = service.seat_tokens()[0]
-    secret = app.extensions["cupbearer"].secret
+    phone = join(app, 0)
     bodies = [
         b"",
         b"not json",
@@ -115,19 +134,29 @@ def test_never_a_500_for_bad_input(app, host, service):
         b"{" * 5000,
     ]
     urls = {
-        "/api/host/game": token,
-        "/api/host/act": token,
-        "/api/host/reader": token,
-        "/api/host/links": token,
-        f"/api/seat/{seat}/act": seat_csrf(secret, seat),
+        "/api/host/game": (client, token),
+        "/api/host/act": (client, token),
+        "/api/host/reader": (client, token),
+        "/api/host/seats/free": (client, token),
+        "/api/host/demo": (client, token),
+        "/api/join": (client, token),
+        "/api/seat/act": (phone.client, phone.csrf),
     }
-    for url, header in urls.items():
+    for url, (sender, header) in urls.items():
         for body in bodies:
-            reply = client.post(
+            reply = sender.post(
                 url, data=body, content_type="application/json", headers={"X-CSRF-Token": header}
             )
             assert 400 <= reply.status_code < 500, (url, body[:20], reply.status_code)
             assert "error" in reply.get_json()
+    for body in [*bodies, b'{"cards": [{"name": 5}]}', b'{"cards": []}']:
+        reply = client.put(
+            "/api/host/characters",
+            data=body,
+            content_type="application/json",
+            headers={"X-CSRF-Token": token},
+        )
+        assert 400 <= reply.status_code < 500, (body[:20], reply.status_code)
     reply = client.post("/api/host/act", data="x=1", headers={"X-CSRF-Token": token})
     assert reply.status_code == 400
     assert (
@@ -140,33 +169,31 @@ def test_never_a_500_for_bad_input(app, host, service):
         == 413
     )
     assert client.get("/api/games/999/timeline").status_code == 404
-    assert client.get("/api/stream?viewer=seat&token=nope").status_code == 404
+    assert client.get("/api/stream?viewer=seat").status_code == 403
     assert client.get("/api/stream?viewer=god").status_code == 400
 
 
-def test_seat_token_isolation(app, client, service):
-    tokens = service.seat_tokens()
+def test_a_phone_sees_only_its_own_seat(app, service):
+    phones = join_all(app)
     service.act(
-        {"type": "pour", "seat": 0, "cup": 1, "token": shellgame.uid(0, 2)},
-        by=service.viewer_for("seat", tokens[0]),
+        {"type": "pour", "seat": 0, "cup": 1, "token": shellgame.uid(0, 2)}, by=service_seat(0)
     )
-    mine = client.get(f"/api/seat/{tokens[1]}/state").get_json()
+    mine = phones[1].state()
     assert mine["viewer"] == {"kind": "seat", "index": 1}
+    assert mine["you"] == {"seat": 1, "label": "Player1 · Player 2"}
     text = json.dumps(mine)
     assert shellgame.uid(0, 0) not in text  # seat 0's supply
     assert shellgame.uid(0, 2) not in text  # what seat 0 poured
-    # Seat 1's token with seat 0's CSRF token (or the reverse) is refused.
-    secret = app.extensions["cupbearer"].secret
-    reply = seat_post(
-        client,
-        app,
-        tokens[1],
-        {"action": {"type": "pass", "seat": 1}},
-        csrf_token=seat_csrf(secret, tokens[0]),
-    )
-    assert reply.status_code == 403
-    # A seat token is no Host session.
-    assert client.get(f"/api/host/state?token={tokens[0]}").status_code == 401
+    # Seat 1's cookie with seat 0's CSRF token is refused.
+    assert phones[1].act({"type": "pass", "seat": 1}, csrf=phones[0].csrf).status_code == 403
+    # A seat is no Host session.
+    assert phones[0].client.get("/api/host/state").status_code == 401
+
+
+def service_seat(seat):
+    from companion.core.game import Viewer
+
+    return Viewer.seat(seat)
 
 
 def test_host_controls(app, host, service):
@@ -187,25 +214,51 @@ def test_host_controls(app, host, service):
     assert reply.status_code == 400 and reply.get_json()["field"] == "mode"
     reply = client.post("/api/host/reader", json={"seat": 2, "status": "broken"}, headers=headers)
     assert reply.get_json()["readers"] == {"2": "broken"}
-    links = client.get("/api/host/links").get_json()["links"]
-    assert [link["seat"] for link in links] == [0, 1, 2]
-    assert links[0]["qr"].startswith("<svg") and links[0]["url"].endswith(service.seat_tokens()[0])
-    old = service.seat_tokens()[2]
-    client.post("/api/host/links", json={"seat": 2}, headers=headers)
-    assert service.seat_of(old) is None
-    page = client.get("/").data.decode()
-    assert service.seat_tokens()[1] in page  # the Host's tablet shows the join codes
+    join_link = client.get("/api/host/join").get_json()
+    code = service.table.record.join_code
+    assert join_link["code"] == f"{code[:4]}-{code[4:]}" and join_link["url"].endswith(code)
+    assert join_link["qr"].startswith("<svg")
+    phone = join(app, 2, "Chloe")
+    reply = client.post("/api/host/seats/free", json={"seat": 2}, headers=headers)
+    assert reply.status_code == 200 and not reply.get_json()["players"][2]["taken"]
+    assert phone.state()["rejoin"] is True  # the freed phone's cookie opens nothing now
     reply = client.post(
         "/api/host/game", json={"game": "shellgame", "options": {"players": 9}}, headers=headers
     )
-    assert reply.status_code == 400 and reply.get_json()["field"] == "players"
+    assert reply.status_code == 409 and "confirm" in reply.get_json()["error"]
+    game = service.table.record.id
     reply = client.post(
-        "/api/host/game", json={"game": "shellgame", "options": {"players": 2}}, headers=headers
+        "/api/host/game",
+        json={"game": "shellgame", "options": {"players": 9}, "abandon": game},
+        headers=headers,
+    )
+    assert reply.status_code == 400 and reply.get_json()["field"] == "players"
+    assert service.table.record.id == game  # bad options: the game in play is untouched
+    reply = client.post(
+        "/api/host/game",
+        json={
+            "game": "shellgame",
+            "options": {"players": 2},
+            "abandon": game,
+            "names": ["Anna", "Ben"],
+            "play": "phones",
+        },
+        headers=headers,
     )
     assert reply.status_code == 200 and reply.get_json()["seats"] == 2
+    assert [p["label"] for p in reply.get_json()["players"]] == [
+        "Anna · Player 1",
+        "Ben · Player 2",
+    ]
     games = client.get("/api/games").get_json()["games"]
-    assert games[1]["outcome"] == {"abandoned": True}
+    assert games[1]["outcome"] == {"abandoned": True, "for": "a new game"}
     assert client.get(f"/api/games/{games[1]['id']}/export").status_code == 200
+    reply = client.post(
+        "/api/host/game",
+        json={"game": "shellgame", "play": "readers", "abandon": games[0]["id"]},
+        headers=headers,
+    )
+    assert reply.status_code == 400 and reply.get_json()["field"] == "play"
 
 
 def read_events(response, count):
@@ -230,9 +283,7 @@ def test_sse_sends_snapshot_first_then_updates(app, service):
         assert frames[0].startswith("retry: 2000")
         first = frames[-1]
         assert "id: 0" in first and "event: snapshot" in first
-        service.act(
-            {"type": "pass", "seat": 0}, by=service.viewer_for("seat", service.seat_tokens()[0])
-        )
+        service.act({"type": "pass", "seat": 0}, by=service_seat(0))
         frames = read_events(response, 1)
         data = json.loads(frames[-1].split("data: ", 1)[1])
         assert data["seq"] == 1 and data["to_move"] == 1
@@ -246,11 +297,8 @@ def test_sse_heartbeat(app, service, viewer, settings):
     app.extensions["cupbearer"].config = type(settings)(
         **{**settings.__dict__, "web": type(settings.web)(heartbeat=0.01)}
     )
-    client = app.test_client()
-    url = "/api/stream?viewer=" + viewer
-    if viewer == "seat":
-        url += "&token=" + service.seat_tokens()[2]
-    response = client.get(url, buffered=False)
+    client = join(app, 2).client if viewer == "seat" else app.test_client()
+    response = client.get("/api/stream?viewer=" + viewer, buffered=False)
     try:
         chunks = iter(response.response)
         seen = [next(chunks) for _ in range(3)]

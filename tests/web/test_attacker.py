@@ -1,6 +1,6 @@
-"""The attacker: crawl every public endpoint, the Host's, and every seat's with another seat's
-token, during whole simulated games, and search every byte for a goblet's contents before the
-reveal. None may appear (DESIGN.md principle 3: secrets leave only through views)."""
+"""The attacker: crawl every public endpoint, the Host's, and every seat's from its own phone,
+during whole simulated games, and search every byte for a goblet's contents before the reveal.
+None may appear (DESIGN.md principle 3: secrets leave only through views)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import random
 
 import shellgame
-from webhelpers import INITIAL, first_sse_message, seat_responses
+from webhelpers import INITIAL, first_sse_message, join_all, seat_responses
 
 from companion.core.game import CHANCE, Viewer
 from companion.core.games.goblets.tokens import Token
@@ -16,8 +16,8 @@ from companion.core.games.goblets.tokens import Token
 KINDS = {token.value for token in Token}
 
 
-def crawl(app, service, host_client):
-    """Every response a stranger, the Host and each seat (with its own link) can get, by viewer."""
+def crawl(app, service, host_client, phones):
+    """Every response a stranger, the Host and each seat (from its own phone) can get."""
     public = app.test_client()
     game_id = service.table.record.id
     got = {"public": [], "host": []}
@@ -32,7 +32,10 @@ def crawl(app, service, host_client):
         f"/api/games/{game_id}/timeline",
         f"/api/games/{game_id}/export",
         "/api/host/state",
-        "/api/host/links",
+        "/api/host/join",
+        "/seat",
+        "/api/seat/state",
+        f"/join/{service.table.record.join_code}",
     ):
         got["public"].append(public.get(url).data.decode())
     got["public"].append(first_sse_message(public, "/api/stream?viewer=public"))
@@ -40,9 +43,9 @@ def crawl(app, service, host_client):
     for url in ("/api/host/state", "/host", "/api/state", f"/api/games/{game_id}/timeline"):
         got["host"].append(host_client.get(url).data.decode())
     got["host"].append(first_sse_message(host_client, "/api/stream?viewer=host"))
-    for seat, token in service.seat_tokens().items():
-        # Whoever holds this link (another seat's player, or a thief) sees exactly this.
-        got[seat] = seat_responses(public, token)
+    got["public"].append(first_sse_message(public, "/api/stream?viewer=seat"))
+    for seat, phone in phones.items():
+        got[seat] = seat_responses(phone.client)  # what this seat's phone sees
     return got
 
 
@@ -86,6 +89,7 @@ def allowed(document, path, viewer):
 def test_goblets_full_game_leaks_nothing(app, service, host):
     host_client, _ = host  # logged in (asserted by the fixture)
     service.new_game("goblets", {"players": 5, "hidden_vp": True})
+    phones = join_all(app)
     rng = random.Random(2024)
     crawls = reveals = 0
     for step in range(2000):
@@ -103,7 +107,7 @@ def test_goblets_full_game_leaks_nothing(app, service, host):
                 if any(goblet.values())
             ]
             screens = [{k: v for k, v in s.items() if v} for s in state.screens]
-            for viewer, texts in crawl(app, service, host_client).items():
+            for viewer, texts in crawl(app, service, host_client, phones).items():
                 for text in texts:
                     for document in documents(text):
                         for path, found in contents_dicts(document):
@@ -128,6 +132,7 @@ def test_goblets_full_game_leaks_nothing(app, service, host):
 
 def test_shellgame_token_uids_never_leak_before_the_reveal(app, service, host):
     host_client, _ = host
+    phones = join_all(app)
     rng = random.Random(7)
     for step in range(60):
         state = service.table.state
@@ -136,7 +141,7 @@ def test_shellgame_token_uids_never_leak_before_the_reveal(app, service, host):
         if step % 6:
             continue
         in_cups = {uid for cup in service.table.state.cups for uid in cup}
-        for viewer, texts in crawl(app, service, host_client).items():
+        for viewer, texts in crawl(app, service, host_client, phones).items():
             for text in texts:
                 leaked = [uid for uid in in_cups if uid in text]
                 assert not leaked, (viewer, leaked)
@@ -155,6 +160,7 @@ def test_sensed_game_never_shows_a_tag_uid(app, service, host):
     host_client, _ = host
     service.sense("readers")
     service.new_game("goblets", {"players": 4}, play="readers")
+    phones = join_all(app)
     scenario = Scenario.generate(random.Random(12), 4, specials=0.0)
     uids = [uid for uid, _ in scenario.registry.to_json()["tags"].items()]
     assert len(uids) > 50
@@ -166,7 +172,7 @@ def test_sensed_game_never_shows_a_tag_uid(app, service, host):
     for index, observation in enumerate(readings):
         bridge.observe(observation)
         if index % step == 0 or index == len(readings) - 1:
-            for viewer, texts in crawl(app, service, host_client).items():
+            for viewer, texts in crawl(app, service, host_client, phones).items():
                 for text in texts:
                     leaked = [uid for uid in uids if uid in text.upper()]
                     assert not leaked, (viewer, leaked[:3])

@@ -1,7 +1,8 @@
-"""Cena through the HTTP API: the Host starts the game, each House plays from its own link.
+"""Cena through the HTTP API: the Host starts the game, each House plays from its own phone.
 
-Every action goes through ``POST /api/seat/<token>/act`` with the seat's CSRF token (read from
-its page, as a phone gets it); each House chooses from the legal actions of its own snapshot.
+Each phone opens the tablet's join code, claims its House and reads its seat's CSRF token from its
+page, as a browser does; every action goes through ``POST /api/seat/act`` with it, and each House
+chooses from the legal actions of its own snapshot.
 The final score pad is checked against the tricks the public view showed, trick by trick.
 """
 
@@ -19,37 +20,48 @@ CSRF = re.compile(r'<meta name="csrf" content="([^"]+)">')
 
 
 class Houses:
-    """The seats of the current game, each with its link token and its page's CSRF token."""
+    """A phone per House of the current game: each joined with the code, its page's CSRF token."""
 
     def __init__(self, app, host_client):
-        self.client = app.test_client()
-        reply = host_client.get("/api/host/links").get_json()
-        self.tokens = {link["seat"]: link["url"].rsplit("/", 1)[1] for link in reply["links"]}
-        self.csrf = {}
-        for seat, token in self.tokens.items():
-            page = self.client.get(f"/seat/{token}")
+        url = host_client.get("/api/host/join").get_json()["url"]
+        code = url.rsplit("/", 1)[1]
+        seats = len(host_client.get("/api/host/state").get_json()["players"])
+        self.phones, self.csrf = {}, {}
+        for seat in range(seats):
+            phone = app.test_client()
+            page = phone.get(f"/join/{code}").data.decode()
+            reply = phone.post(
+                "/api/join",
+                json={"code": code, "seat": seat, "name": f"Guest {seat + 1}"},
+                headers={"X-CSRF-Token": CSRF.search(page)[1]},
+            )
+            assert reply.status_code == 200, reply.get_json()
+            page = phone.get("/seat")
             assert page.status_code == 200
             assert b"cena_seat.js" in page.data  # a Cena seat gets the Cena phone page
+            self.phones[seat] = phone
             self.csrf[seat] = CSRF.search(page.data.decode())[1]
 
     def state(self, seat):
         """The seat's snapshot."""
-        return self.client.get(f"/api/seat/{self.tokens[seat]}/state").get_json()
+        return self.phones[seat].get("/api/seat/state").get_json()
 
     def act(self, seat, action):
         """POST one action for ``seat``; returns the response."""
-        return self.client.post(
-            f"/api/seat/{self.tokens[seat]}/act",
-            json={"action": action},
-            headers={"X-CSRF-Token": self.csrf[seat]},
+        return self.phones[seat].post(
+            "/api/seat/act", json={"action": action}, headers={"X-CSRF-Token": self.csrf[seat]}
         )
 
 
 def start(host, options):
-    """The Host starts a Cena game from the API (as the Host page's form does)."""
+    """The Host starts a Cena game from the API (as the Host page's form does), abandoning the
+    game at the table (confirmed)."""
     client, token = host
+    current = client.get("/api/host/state").get_json()["game_id"]
     reply = client.post(
-        "/api/host/game", json={"game": "cena", "options": options}, headers={"X-CSRF-Token": token}
+        "/api/host/game",
+        json={"game": "cena", "options": options, "abandon": current},
+        headers={"X-CSRF-Token": token},
     )
     assert reply.status_code == 200, reply.get_json()
     return reply.get_json()
@@ -139,6 +151,8 @@ def test_illegal_plays_are_refused_with_the_rules_words(app, host):
     reply = houses.act(other, {"type": "reveal_poison"})
     assert reply.status_code == 409
     assert reply.get_json()["rule"] == "Each player acts only on their own turn."
+    # People and Houses by their names, counted from 1 as the tablet shows them.
+    assert reply.get_json()["error"] == f"Guest {hostseat + 1} · House {hostseat + 1} is to act"
     assert houses.act(hostseat, {"type": "reveal_poison"}).status_code == 200
     poison = public.get("/api/state").get_json()["view"]["poison"]
     assert poison["text"] and poison["name"]
@@ -174,7 +188,9 @@ def test_illegal_plays_are_refused_with_the_rules_words(app, host):
     assert reply.status_code == 409 and "already has a card" in reply.get_json()["error"]
     stranger = next(c for c in ("mead-1", "wine-1", "beer-1", "cider-1") if c not in hand)
     reply = houses.act(nxt, {"type": "play", "card": stranger, "house": free})
-    assert reply.status_code == 409 and "does not hold" in reply.get_json()["error"]
+    printed = f"{stranger.split('-')[0].capitalize()} 1"  # "Mead 1", as the card is printed
+    assert reply.status_code == 409
+    assert reply.get_json()["error"] == f"House {nxt + 1} does not hold {printed}"
     reply = houses.act(nxt, {"type": "play", "card": hand[0], "house": 9})
     assert reply.status_code == 400 and reply.get_json()["field"] == "action.house"
 
@@ -183,10 +199,12 @@ def test_illegal_plays_are_refused_with_the_rules_words(app, host):
     ("options", "field"),
     [({"players": 6}, "players"), ({"poison_cards": [1, 2]}, "poison_cards"), ({"x": 1}, "x")],
 )
-def test_bad_cena_options_name_the_field(app, host, options, field):
+def test_bad_cena_options_name_the_field(app, host, service, options, field):
     client, token = host
     reply = client.post(
-        "/api/host/game", json={"game": "cena", "options": options}, headers={"X-CSRF-Token": token}
+        "/api/host/game",
+        json={"game": "cena", "options": options, "abandon": service.table.record.id},
+        headers={"X-CSRF-Token": token},
     )
     assert reply.status_code == 400
     assert field in reply.get_json()["field"]
@@ -196,8 +214,13 @@ def test_cena_pages_render(app, host):
     start(host, {"players": 3})
     client, _ = host
     page = client.get("/cena").data.decode()
-    assert "cena_table.js" in page and 'aria-current="page">Cena' in page
-    assert page.count('class="seat-link"') == 3  # the Host's tablet shows each House's code
-    assert app.test_client().get("/cena").data.decode().count('class="seat-link"') == 0
+    assert "cena_table.js" in page and 'aria-current="page">Table' in page
+    code = client.get("/api/host/join").get_json()["code"]
+    for tablet in (client, app.test_client()):  # one join code, the same for everyone
+        for url in ("/", "/cena"):
+            shown = tablet.get(url).data.decode()
+            assert shown.count('class="join-code"') == 1 and code in shown
+            assert "cena_table.js" in shown
+    assert code not in client.get("/courtroom").data.decode()  # not a courtroom game
     host_page = client.get("/host").data.decode()
     assert 'id="cena-options"' in host_page and csrf_of(client)

@@ -14,7 +14,7 @@ import json
 import random
 import re
 
-from webhelpers import INITIAL, first_sse_message, seat_responses
+from webhelpers import INITIAL, first_sse_message, join_all, seat_responses
 
 from companion.core.game import HOST, PUBLIC, Mode, Viewer
 from companion.core.games.cena import rules
@@ -50,7 +50,7 @@ def combined_cards_left_out(view):
         view["last_trick"]["alliances"] = []
 
 
-def crawl(app, service, host_client):
+def crawl(app, service, host_client, phones):
     """Every response by viewer: "public" (a stranger), "host", and each seat by its own link."""
     public = app.test_client()
     game_id = service.table.record.id
@@ -73,8 +73,8 @@ def crawl(app, service, host_client):
     for url in ("/api/host/state", "/host", "/cena", f"/api/games/{game_id}/timeline"):
         got["host"].append(host_client.get(url).data.decode())
     got["host"].append(first_sse_message(host_client, "/api/stream?viewer=host"))
-    for seat, token in service.seat_tokens().items():
-        got[seat] = seat_responses(public, token)
+    for seat, phone in phones.items():
+        got[seat] = seat_responses(phone.client)
     return got
 
 
@@ -97,9 +97,8 @@ def pattern(names):
 def test_no_hand_card_leaks_before_it_is_played(app, service, host):
     host_client, _ = host
     service.new_game("cena", {"players": 3})
-    tokens = service.seat_tokens()
-    seat_client = app.test_client()
-    csrf = {s: csrf_of_seat(seat_client, t) for s, t in tokens.items()}
+    phones = join_all(app)
+    csrf = {s: csrf_of_seat(phone.client) for s, phone in phones.items()}
     rng = random.Random(77)
     crawls = checked = 0
     round_start = 0
@@ -111,7 +110,7 @@ def test_no_hand_card_leaks_before_it_is_played(app, service, host):
         round_start = dealt[-1] if dealt else 0
         if step % 4 == 0 or state.phase in ("reveal", "welcome") or state.plays_in_trick == 2:
             crawls += 1
-            for viewer, texts in crawl(app, service, host_client).items():
+            for viewer, texts in crawl(app, service, host_client, phones).items():
                 hidden = hidden_from(state, viewer)
                 assert hidden, "something is always hidden before the last trick"
                 found = pattern(hidden)
@@ -126,11 +125,7 @@ def test_no_hand_card_leaks_before_it_is_played(app, service, host):
                 checked += len(texts)
         mover = state.to_move()
         action = rng.choice(state.legal_actions())
-        reply = seat_client.post(
-            f"/api/seat/{tokens[mover]}/act",
-            json={"action": action},
-            headers={"X-CSRF-Token": csrf[mover]},
-        )
+        reply = phones[mover].act(action, csrf=csrf[mover])
         assert reply.status_code == 200, reply.get_json()
     assert service.table.state.is_over()
     assert len(service.table.state.scores) == 3 and crawls > 40 and checked > 1000
@@ -139,9 +134,9 @@ def test_no_hand_card_leaks_before_it_is_played(app, service, host):
     assert export.status_code == 200 and '"deal"' in export.data.decode()
 
 
-def csrf_of_seat(client, token):
+def csrf_of_seat(client):
     """The seat's CSRF token, read from its phone page as the browser gets it."""
-    page = client.get(f"/seat/{token}").data.decode()
+    page = client.get("/seat").data.decode()
     return re.search(r'<meta name="csrf" content="([^"]+)">', page)[1]
 
 

@@ -10,13 +10,18 @@ from companion.web import mdns
 def test_courtroom_plays_through_the_host_api(app, host, service):
     client, token = host
     headers = {"X-CSRF-Token": token}
-    reply = client.post("/api/host/game", json={"game": "tribunal", "options": {}}, headers=headers)
+    reply = client.post(
+        "/api/host/game",
+        json={"game": "tribunal", "options": {}, "abandon": service.table.record.id},
+        headers=headers,
+    )
     assert reply.status_code == 200
     view = reply.get_json()["view"]
     assert view["pool"] == {"red": 4, "white": 3, "blue": 0}
     assert 0 < view["odds"]["guilty"]["p_pass"] < 1
-    for _ in range(4):  # hear, verdict, then the cubes are drawn by the service (chance)
-        legal = client.get("/api/host/state").get_json()["view"]["legal_actions"]
+    for _ in range(4):  # hear, verdict, then the cubes: the Host taps the bag for each
+        state = client.get("/api/host/state").get_json()
+        legal = [state["draw"]] if "draw" in state else state["view"]["legal_actions"]
         if not legal:
             break
         reply = client.post(

@@ -30,12 +30,53 @@ def first_sse_message(client, url):
     return buffer
 
 
-def seat_responses(client, token):
-    """What whoever holds a seat's link gets: its page, its state and its stream's first message."""
+class Phone:
+    """A phone that joined a seat through ``POST /api/join``: a test client holding the seat's
+    cookie, and the seat's CSRF token as the join reply gave it."""
+
+    def __init__(self, client, seat, csrf):
+        self.client = client
+        self.seat = seat
+        self.csrf = csrf
+
+    def act(self, action, csrf=None):
+        """``POST /api/seat/act`` (with this seat's CSRF token unless another is given)."""
+        token = self.csrf if csrf is None else csrf
+        return self.client.post(
+            "/api/seat/act", json={"action": action}, headers={"X-CSRF-Token": token}
+        )
+
+    def state(self):
+        """``GET /api/seat/state`` as JSON."""
+        return self.client.get("/api/seat/state").get_json()
+
+
+def join(app, seat, name=None, code=None):
+    """A new phone (test client) that claims ``seat`` with the game's join code."""
+    service = app.extensions["cupbearer"].service
+    client = app.test_client()
+    code = service.table.record.join_code if code is None else code
+    reply = client.post(
+        "/api/join",
+        json={"code": code, "seat": seat, "name": name or f"Player{seat}"},
+        headers={"X-CSRF-Token": csrf_of(client)},
+    )
+    assert reply.status_code == 200, reply.get_json()
+    return Phone(client, seat, reply.get_json()["csrf"])
+
+
+def join_all(app):
+    """A phone for every seat of the game at the table, by seat."""
+    service = app.extensions["cupbearer"].service
+    return {seat: join(app, seat) for seat in range(service.table.state.num_seats)}
+
+
+def seat_responses(client):
+    """What a phone gets of its seat: its page, its state and its stream's first message."""
     return [
-        client.get(f"/seat/{token}").data.decode(),
-        client.get(f"/api/seat/{token}/state").data.decode(),
-        first_sse_message(client, f"/api/stream?viewer=seat&token={token}"),
+        client.get("/seat").data.decode(),
+        client.get("/api/seat/state").data.decode(),
+        first_sse_message(client, "/api/stream?viewer=seat"),
     ]
 
 

@@ -9,6 +9,11 @@ const Cena = (() => {
   const houseName = (h) => (h === null || h === undefined ? "?" : CB.label(h));
   const playerName = (h) => (CB.players[Number(h)] || {}).name || "House " + (Number(h) + 1);
   const allianceName = (a, n) => `${playerName(a)} & ${playerName((a + 1) % n)}`;
+  /* "Wine 7": a card as printed, suit then value. */
+  const cardName = (name) => {
+    const [suit, value] = String(name).split("-");
+    return `${suit.charAt(0).toUpperCase()}${suit.slice(1)} ${value}`;
+  };
   const parse = (name) => {
     const [suit, value] = String(name).split("-");
     return {suit, value: Number(value)};
@@ -197,7 +202,7 @@ const Cena = (() => {
       case "dealt": return `Round ${e.round}: ${e.hand_size} cards dealt to each House`;
       case "welcome_chosen": return `${houseName(e.house)} chose its Welcome cards`;
       case "welcome_revealed": return "Welcome cards placed face up";
-      case "played": return `${houseName(e.house)} played ${e.card} in front of ${houseName(e.before)}`;
+      case "played": return `${houseName(e.house)} played ${cardName(e.card)} in front of ${houseName(e.before)}`;
       case "trick_won": return `Trick ${e.trick} won by ${n ? allianceName(e.alliance, n) : "alliance " + (e.alliance + 1)}`;
       case "round_scored": return `Round ${e.round} scored: ${e.houses.map((h) => h.points).join(" / ")}`;
       case "game_over": return `Game over: ${e.winners.map(houseName).join(", ")} won`;

@@ -19,6 +19,7 @@
     CB.fill("alliances", Cena.alliances(view));
     CB.fill("pad", Cena.scorePad(view, message));
     if (message.game === "cena") Cena.feed(document.getElementById("feed"), message);
+    document.body.dataset.game = message.game_id;
     document.body.dataset.seq = message.seq;
     document.body.dataset.phase = view.phase || "";
     document.body.dataset.over = message.over ? "yes" : "no";

@@ -49,6 +49,7 @@
     const demo = document.getElementById("demo-banner");
     if (demo) demo.hidden = message.play !== "demo";
     if (isSeat) document.getElementById("you-title").textContent = `You are ${(message.you || {}).label || "?"}`;
+    document.body.dataset.game = message.game_id;
     document.body.dataset.seq = message.seq;
     document.body.dataset.over = message.over ? "yes" : "no";
     if (message.game !== "tribunal") {
@@ -64,7 +65,7 @@
       CB.el("div", {class: "cubes"}, [...Array(pool.red)].map(() => cube("red")), [...Array(pool.white)].map(() => cube("white")), pool.blue ? cube("blue") : null));
     const odds = view.odds || {};
     CB.fill("odds", CB.el("p", {}, `Chance the verdict passes: Guilty ${pct(odds.guilty.p_pass)} (${odds.guilty.exact}), Not guilty ${pct(odds.not_guilty.p_pass)} (${odds.not_guilty.exact})`),
-      odds.second_cube_matches !== undefined ? CB.el("p", {}, `Second cube matches: ${pct(odds.second_cube_matches)}`) : null);
+      odds.second_cube_matches ? CB.el("p", {}, `The next cube matches your verdict: ${pct(odds.second_cube_matches.p)} (${odds.second_cube_matches.exact})`) : null);
     const drawn = view.drawn || [];
     CB.fill("draw", drawn.length ? CB.el("p", {}, "Drawn: ", drawn.map((c, i) => cube(c, i >= lastDrawn))) : null,
       view.judgment ? CB.el("p", {class: "judgment"}, `Judgment: ${view.judgment.replace("_", " ")}${view.verdict ? (view.judgment === view.verdict ? " (your verdict passed)" : " (the drawn verdict stands)") : ""}`) : null);

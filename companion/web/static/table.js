@@ -69,6 +69,7 @@
     toast(message);
     scores(message);
     readers(message);
+    document.body.dataset.game = message.game_id;
     document.body.dataset.seq = message.seq;
     if (view.phase) document.body.dataset.phase = view.phase;
   }
