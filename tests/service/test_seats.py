@@ -62,8 +62,14 @@ def test_a_claimed_seat_cannot_be_taken_by_a_second_device(service):
     assert "Anna · Player 3 is taken" in str(taken.value) and "Host frees" in taken.value.rule
     with pytest.raises(IllegalAction, match="already at the table"):
         service.claim_seat(code, 0, "anna")
-    for seat, name, field in ((5, "Ben", "seat"), (True, "Ben", "seat"), (0, "", "name"),
-                              (0, "x" * 25, "name"), (0, "Bo\x00b", "name"), (0, ["Ben"], "name")):
+    for seat, name, field in (
+        (5, "Ben", "seat"),
+        (True, "Ben", "seat"),
+        (0, "", "name"),
+        (0, "x" * 25, "name"),
+        (0, "Bo\x00b", "name"),
+        (0, ["Ben"], "name"),
+    ):
         with pytest.raises(MalformedInput) as bad:
             service.claim_seat(code, seat, name)
         assert bad.value.field == field

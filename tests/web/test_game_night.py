@@ -246,7 +246,8 @@ def play_trial(night: Night, game_id: int, rng: random.Random) -> None:
         index = rng.choice(choices)
         if kinds[index] == "draw" and not getattr(night, "bag", False):
             night.bag = True
-            assert "NaN" not in judge.inner_text("main") and "NaN" not in night.table.inner_text("main")
+            for page in (judge, night.table):
+                assert "NaN" not in page.inner_text("main")
             judge.screenshot(path=str(OUT / "night-courtroom-bag-390x844.png"), full_page=True)
         night.tap(0, f"#actions button.action >> nth={index}")
     assert night.state()["over"]

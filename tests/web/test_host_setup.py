@@ -88,7 +88,7 @@ def test_the_tables_deck_is_entered_once_kept_and_dealt(app, host, service, sett
     stored = json.loads(characters_path(settings.data_dir).read_text())["cards"]
     assert [card["name"] for card in stored] == [card["name"] for card in DECK]
     assert client.get("/api/host/characters").get_json()["cards"] == stored  # kept, reused
-    for attempt in range(2):  # reused by every game
+    for _ in range(2):  # reused by every game
         reply = start(host, service, options={"players": 4, "characters": "table"})
         assert reply.status_code == 200, reply.get_json()
         state = service.table.state
