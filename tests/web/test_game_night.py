@@ -135,8 +135,7 @@ class Night:
         phone.wait_for_selector(f'.seat-choice[data-seat="{seat}"]')
         phone.fill("#name", NAMES[seat])
         phone.click(f'.seat-choice[data-seat="{seat}"]')
-        phone.wait_for_selector("#you-title")
-        phone.wait_for_function("document.body.dataset.seq !== undefined")
+        phone.wait_for_selector("body[data-seq] #you-title")
         title = phone.inner_text("#you-title")
         assert title.startswith(f"You are {NAMES[seat]} · "), title
         assert "cupbearer_seat" not in phone.evaluate("document.cookie")  # HttpOnly
