@@ -125,7 +125,9 @@ const Goblets = (() => {
     if (!message.game) return "No game yet: the Host starts one.";
     const view = message.view || {};
     if (message.over) return "Game over" + winners(message);
-    if (message.to_move === "chance") return "Dealing…";
+    if (message.to_move === "chance") {
+      return view.phase === "initial_pour" && message.sensed ? "The hands pour the initial tokens…" : "Dealing…";
+    }
     const step = view.step;
     const what = step && step.kind ? ` (${step.kind.replaceAll("_", " ")}, ${step.taken || 0}/${step.limit || "-"})` : "";
     const stage = view.stage ? ` · ${String(view.stage).replaceAll("_", " ")}` : "";

@@ -87,7 +87,7 @@
     $("host-row").hidden = game() === "tribunal";
     const before = $("host-seat").value;
     CB.fill("host-seat", Array.from({length: n}, (_, s) => CB.el("option", {value: s}, typed[s] || (game() === "cena" ? `House ${s + 1}` : `Seat ${s + 1}`))));
-    if (Number(before) < n) $("host-seat").value = before;
+    $("host-seat").value = before !== "" && Number(before) < n ? before : "0";
   }
 
   function showOptions() {
@@ -253,6 +253,9 @@
 
   function readerControls(message) {
     const seats = message.seats || 0, readers = message.readers || {};
+    if (message.play === "phones" && !Object.keys(readers).length) {
+      return [CB.el("li", {class: "muted"}, "This game is played on the phones: no reader is used.")];
+    }
     const rows = [];
     for (let s = 0; s < seats; s++) {
       const status = readers[String(s)] || (message.virtual ? "virtual" : "unknown");
@@ -264,6 +267,10 @@
   }
 
   function render(message) {
+    if (!current || current.game_id !== message.game_id) {
+      if (message.mode) $("mode").value = message.mode;  // a new game: its own mode
+      proposal = null;
+    }
     current = message;
     const cena = message.game === "cena";
     const title = message.game ? `${TITLES[message.game] || message.game} · game ${message.game_id}` : "No game";
@@ -288,7 +295,6 @@
   }
 
   const initial = CB.data("initial");
-  if (initial.mode) $("mode").value = initial.mode;  // the game's mode
   playOptions();
   showOptions();
   render(initial);

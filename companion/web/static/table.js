@@ -54,7 +54,8 @@
   function readers(message) {
     const entries = Object.entries(message.readers || {});
     CB.fill("readers", entries.length ? entries.map(([s, v]) => CB.el("li", {class: "reader-" + v}, `${Goblets.seatName(Number(s))}: ${v}`))
-      : [CB.el("li", {class: "muted"}, message.virtual ? "virtual table (no hardware)" : "no reader has reported yet")]);
+      : [CB.el("li", {class: "muted"}, message.play === "phones" ? "played on the phones (no readers)"
+        : message.virtual ? "virtual table (no hardware)" : "no reader has reported yet")]);
   }
 
   function render(message) {
