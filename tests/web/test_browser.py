@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from serve_process import served_port, start_serve
-from webhelpers import log_in_as_host
+from webhelpers import PHONE, TABLET, log_in_as_host
 
 from companion.web import create_app
 from companion.web.server import WebServer
@@ -35,7 +35,7 @@ def served(service, settings):
 def test_courtroom_on_the_tablet(browser, served):
     base, service = served
     OUT.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context = browser.new_context(**TABLET)
     errors: list[str] = []
     try:
         page = context.new_page()
@@ -67,7 +67,7 @@ def test_courtroom_on_the_tablet(browser, served):
 def test_companion_serve_shows_a_live_sensed_game(browser, tmp_path):
     """The bar: `companion serve` with no hardware runs the virtual table, Chromium renders it."""
     process = start_serve(tmp_path / "data", "--speed", "20")
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context = browser.new_context(**TABLET)
     errors: list[str] = []
     try:
         port = served_port(process)
@@ -97,10 +97,8 @@ def test_the_host_enters_the_tables_characters_and_a_phone_reads_its_own(browser
     """The Character cards form: typed once, kept, offered on the Host page, dealt to a game; the
     phone shows its own card's text. Then the Host taps an event by hand for the player to act."""
     base, service = served
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
-    phone_context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )
+    context = browser.new_context(**TABLET)
+    phone_context = browser.new_context(**PHONE)
     errors: list[str] = []
     try:
         page = context.new_page()
@@ -173,7 +171,7 @@ def test_the_host_fixes_a_conflict_by_tapping_two_places(browser, served):
     rings = {tag["goblet"]: uid for uid, tag in tags.items() if tag["kind"] == "ring"}
     bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context = browser.new_context(**TABLET)
     try:
         page = context.new_page()
         log_in_as_host(page, base)

@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
-from webhelpers import log_in_as_host
+from webhelpers import PHONE, TABLET, log_in_as_host
 
 from companion.core.game import Viewer
 from companion.core.games.cena import rules
@@ -43,10 +43,8 @@ def seq(page) -> int:
 def test_a_card_played_on_the_phone_appears_on_the_tablet_live(browser, served):
     base, service = served
     OUT.mkdir(exist_ok=True)
-    tablet_context = browser.new_context(viewport={"width": 1024, "height": 768})
-    phone_context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )
+    tablet_context = browser.new_context(**TABLET)
+    phone_context = browser.new_context(**PHONE)
     errors: list[str] = []
     try:
         tablet = tablet_context.new_page()
@@ -144,7 +142,7 @@ def test_the_host_starts_cena_and_the_tablet_shows_the_score_pad(browser, served
     """From the Host page's form to the winners: the score pad fills in live, round by round."""
     base, service = served
     OUT.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    context = browser.new_context(**TABLET)
     errors: list[str] = []
     try:
         page = context.new_page()

@@ -30,14 +30,12 @@ from pathlib import Path
 
 import pytest
 from serve_process import served_port, start_serve
-from webhelpers import PIN
+from webhelpers import PHONE, PIN, TABLET
 
 from companion.web.qr import qr_svg
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
 NAMES = ["Anna", "Ben", "Chloe", "Dan"]
-TABLET = {"viewport": {"width": 1024, "height": 768}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 STEP = 15_000
 """Milliseconds any one step may take to show (generous: two cores, a browser per person)."""
 

@@ -3,6 +3,10 @@
 import re
 
 PIN = "2468"
+TABLET = {"viewport": {"width": 1024, "height": 768}}
+"""A Playwright browser context of the tablet in the middle of the table."""
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+"""A Playwright browser context of a player's phone."""
 
 
 def csrf_of(client):
