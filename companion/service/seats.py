@@ -88,6 +88,23 @@ def check_name(name: Any, field: str = "name") -> str:
     return name
 
 
+def check_names(names: Any, num_seats: int) -> dict[int, str]:
+    """The Host's names for the seats, in seat order (blank: the phone names itself), checked:
+    seat -> name; MalformedInput naming the bad one."""
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise MalformedInput("a list of player names, one per seat", field="names")
+    if len(names) > num_seats:
+        raise MalformedInput(f"at most {num_seats} names", field="names")
+    chosen: dict[int, str] = {}
+    for seat, name in enumerate(names):
+        if name not in (None, ""):
+            chosen[seat] = check_name(name, f"names[{seat}]")
+    folded = [name.casefold() for name in chosen.values()]
+    if len(set(folded)) != len(folded):
+        raise MalformedInput("two players have the same name", field="names")
+    return chosen
+
+
 class Seats:
     """The seats of one game: names, holders, the join code (the service holds its lock).
 
@@ -117,21 +134,9 @@ class Seats:
         """The game's join code (None: nobody joins this game, e.g. the demo's)."""
         return self.record.join_code
 
-    def name(self, names: Sequence[Any]) -> None:
-        """The Host's names for the seats, in seat order (blank: the phone names itself)."""
-        if isinstance(names, str) or not isinstance(names, Sequence):
-            raise MalformedInput("a list of player names, one per seat", field="names")
-        if len(names) > self.num_seats:
-            raise MalformedInput(f"at most {self.num_seats} names", field="names")
-        chosen: dict[int, str] = {}
-        for seat, name in enumerate(names):
-            if name in (None, ""):
-                continue
-            chosen[seat] = check_name(name, f"names[{seat}]")
-        folded = [name.casefold() for name in chosen.values()]
-        if len(set(folded)) != len(folded):
-            raise MalformedInput("two players have the same name", field="names")
-        for seat, name in chosen.items():
+    def name(self, names: dict[int, str]) -> None:
+        """Keep the Host's names for the seats (checked by :func:`check_names`)."""
+        for seat, name in names.items():
             self.store.set_seat(self.record.id, seat, name=name, device=None, claimed=None)
             self.names[seat] = name
 
@@ -186,7 +191,8 @@ class Seats:
         return claim.game_id == self.record.id and self.devices.get(claim.seat) == claim.device
 
     def label(self, seat: int) -> str:
-        """ "Anna · De Miceti": the player's name (when known) and what the game calls the seat."""
+        """The seat as people say it: the player's name (when known) and what the game calls the
+        seat, "Anna · De Miceti"."""
         name = self.names.get(seat)
         called = self.seat_name(seat)
         return f"{name} · {called}" if name else called

@@ -38,7 +38,14 @@ from companion.core.game import CHANCE, HOST, Action, Event, Game, GameState, Mo
 from companion.core.journal import Entry
 from companion.service import history
 from companion.service.hub import Hub, Message, Subscriber
-from companion.service.seats import NOT_SEATED, Claim, NotSeated, Seats, new_join_code
+from companion.service.seats import (
+    NOT_SEATED,
+    Claim,
+    NotSeated,
+    Seats,
+    check_names,
+    new_join_code,
+)
 from companion.service.setup import check_play, prepare_options
 from companion.store.journal import UNDO, GameRecord, JournalStore, live_entries
 
@@ -166,12 +173,11 @@ class Service:
 
     def _table(self, table: Table) -> Table:
         """``table`` with its seats loaded and its sensed chance set (a new or resumed game)."""
-        state_of = lambda: table.state  # noqa: E731 - the state is replaced at each action
         table.seats = Seats(
             self.store,
             table.record,
             table.state.num_seats,
-            lambda seat: state_of().seat_name(seat),
+            lambda seat: table.state.seat_name(seat),  # the state is replaced at each action
             self.clock,
         )
         if self.is_sensed(table.record):
@@ -291,6 +297,7 @@ class Service:
             state = game.new_state(engine_options)  # bad options: MalformedInput, nothing stored
             if play != "demo":
                 check_play(name, play, state, frozenset(self.sensed_plays))
+            chosen = check_names(names or [], state.num_seats)  # all checked: now it starts
             self._end_table("a new game")
             if play != "demo":
                 if self.demo_available:
@@ -302,9 +309,8 @@ class Service:
                 name, engine_options, t=self.clock(), play=play, join_code=code
             )
             self.table = self._table(Table(record, game, state))
-            if names:
-                assert self.table.seats is not None
-                self.table.seats.name(names)
+            assert self.table.seats is not None
+            self.table.seats.name(chosen)
             self._resolve_chance()
             self.publish()
             return self.message(HOST)
@@ -438,7 +444,7 @@ class Service:
             return self.message(by)
 
     def _not_your_turn(self, table: Table, mover: Any) -> str:
-        """ "Anna · De Miceti is to act" (or who is: a deal, nobody once over)."""
+        """Who acts now, for a refusal: "Anna · De Miceti is to act" (or a deal, or nobody)."""
         if mover is CHANCE:
             return "the cards or tokens are being dealt"
         if not isinstance(mover, int) or table.seats is None:

@@ -179,3 +179,14 @@ def test_a_device_secret_in_two_seats_is_refused_by_the_journal(service):
     with pytest.raises(sqlite3.IntegrityError):
         service.store.set_seat(service.table.record.id, 1, name="X", device=digest, claimed=0.0)
     assert service.claim_of(secret).seat == 0
+
+
+def test_bad_names_start_nothing_and_keep_the_game_in_play(service):
+    start(service)
+    game = service.table.record.id
+    for names, field in ((["Anna", 7], "names[1]"), (["A"] * 4, "names"), ("Anna", "names")):
+        with pytest.raises(MalformedInput) as bad:
+            service.new_game("shellgame", {"players": 3}, names=names)
+        assert bad.value.field == field
+    assert service.table.record.id == game and not service.table.record.is_finished
+    assert [record.id for record in service.store.games()] == [game]
