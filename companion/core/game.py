@@ -135,8 +135,44 @@ class GameState(ABC):
         return []
 
     def reveals_hidden(self, action: Action) -> bool:
-        """True if applying ``action`` now shows everyone what was hidden (a reveal)."""
+        """True if applying ``action`` now shows someone what was hidden (a reveal, a Peek)."""
         return False
+
+    # -- the one door: what each viewer may know of the journal (boardgame.io's redactLog) -----
+
+    def publicly_reveals(self, action: Action) -> bool:
+        """True if applying ``action`` now shows *everyone* what was hidden (the Toast's reveal;
+        a Peek shows only the peeker). A replay of a live game runs up to the latest one."""
+        return False
+
+    def visible_events(self, events: list[Event], viewer: Viewer) -> list[Event]:
+        """The events of ``events`` that ``viewer`` may see (the live feed, replay frames).
+
+        The default: an event addressed ``"to": seat`` is for that seat only; any other is public.
+        """
+        return [e for e in events if "to" not in e or (viewer.is_seat and e["to"] == viewer.index)]
+
+    SECRET_FIELDS: Mapping[str, tuple[str, ...]] = {}
+    """Per action type, the fields a replay of the live game leaves out (a pour's token)."""
+
+    def redact(self, action: Action, viewer: Viewer) -> Action:
+        """``action`` (applied at this state) as ``viewer`` may see it in a replay while the game
+        goes on: without the fields :attr:`SECRET_FIELDS` names for its type. By type, never by
+        what the action happened to hold (a pour from a screen of one kind is still a pour whose
+        token is secret). A finished game hides nothing: its export is the whole journal."""
+        hidden = self.SECRET_FIELDS.get(action.get("type"), ())
+        return {key: value for key, value in action.items() if key not in hidden}
+
+    def entry_refusal(self, action: Action, viewer: Viewer, mode: Mode) -> tuple[str, str] | None:
+        """Why ``viewer`` (the Host, entering by hand) may not enter ``action`` in ``mode``:
+        ``(message, rule)``, or None.
+
+        An action naming what the viewer may not know (a token behind another's screen, a card
+        in another's hand) is taken only from the role the rules give it; it is refused whatever
+        the hidden facts are, so neither the refusal nor a rule warning tells the viewer anything.
+        The default: every action may be entered.
+        """
+        return None
 
     def seat_name(self, seat: int) -> str:
         """What the rulebook calls the player at ``seat`` (their House, say), for people to read."""

@@ -33,6 +33,10 @@ log = logging.getLogger(__name__)
 
 CHANCE_TYPES = frozenset({*flow.CHANCE_ACTIONS, shootout.POUR})
 """Every Raise Your Goblets chance action: drawn by the session, never by the service."""
+TOAST_RULE = (
+    "Call the Toast! [...] only if you have no Wine tokens left behind your screen at the "
+    "beginning of your turn."
+)
 SENSED_GAME_RULE = "The readers read only a game the Host started to be played with them."
 SENSED_RULE = (
     "On a sensed table the readers record pours and moves; a phone says only Pass or Toast."
@@ -148,16 +152,20 @@ class SensedTable:
         return self.session.table.turn_seat()
 
     def host_input(self, data: Mapping[str, Any]) -> None:
-        """The Host's inputs on a sensed table: ``{"input": "start_course" | "toast" | "pass" |
-        "reveal" | "fix_layout", "seat": i, "layout": {place: Goblet name}}``."""
+        """The Host's inputs on a sensed table: ``{"input": "start_course" | "pass" | "reveal" |
+        "fix_layout", "seat": i, "layout": {place: Goblet name}}`` (a Toast is the caller's)."""
         kind = data.get("input")
         if kind == "start_course":
             self.start_course()
-        elif kind in ("toast", "pass"):
+        elif kind == "toast":
+            # Whether the caller still has Wine is behind their screen: a Toast the Host entered
+            # would have the engine say so (a rule warning), so only the caller's phone calls it.
+            raise IllegalAction("a player calls the Toast from their own phone", rule=TOAST_RULE)
+        elif kind == "pass":
             seat = data.get("seat")
             if isinstance(seat, bool) or not isinstance(seat, int):
                 raise MalformedInput("must be a seat number", field="seat")
-            self.toast(seat) if kind == "toast" else self.end_turn(seat)
+            self.end_turn(seat)
         elif kind == "reveal":
             self.reveal()
         elif kind == "fix_layout":

@@ -106,7 +106,7 @@ def _fold(game: Game, record: GameRecord, entries: list[Entry]) -> Table:
     for entry in live_entries(entries):
         if table.state.to_move() is CHANCE:
             table.chance.add(entry.seq)
-        if history.is_public_reveal(record.game, entry.action):
+        if table.state.publicly_reveals(entry.action):
             table.reveal_seq = entry.seq
         table.record_events(entry.seq, table.state.apply(entry.action, entry.mode))
     return table
@@ -431,6 +431,10 @@ class Service:
                 mode = Mode.ENFORCING
             elif by == HOST:
                 mode = mode or self.mode_of(table.record)
+                if not sensed and actor is None:  # the Host's own hand, a player's too
+                    refused = table.state.entry_refusal(dict(action), HOST, mode)
+                    if refused is not None:
+                        raise IllegalAction(refused[0], rule=refused[1])
             else:
                 raise IllegalAction("the public view cannot act", rule=PUBLIC_RULE)
             if drawn is not None and (by.is_seat or dict(action) == {"type": drawn[1]}):
@@ -465,6 +469,7 @@ class Service:
         table = self._require_table()
         trial = table.state.clone()
         was_chance = table.state.to_move() is CHANCE
+        reveals = table.state.publicly_reveals(action)
         events = trial.apply(action, mode)
         entry = self.store.append(table.record.id, action, t=self.clock(), mode=mode, actor=actor)
         table.entries.append(entry)
@@ -472,7 +477,7 @@ class Service:
         table.record_events(entry.seq, events)
         if was_chance:
             table.chance.add(entry.seq)
-        if history.is_public_reveal(table.record.game, action):
+        if reveals:
             table.reveal_seq = entry.seq
         if trial.is_over():
             outcome = trial.outcome()
@@ -577,9 +582,7 @@ class Service:
                     "over": state.is_over(),
                     "to_move": "chance" if mover is CHANCE else mover,
                     "view": state.view(viewer),
-                    "events": history.events_for(table.record.game, table.feed, viewer)[
-                        -FEED_SHOWN:
-                    ],
+                    "events": state.visible_events(table.feed, viewer)[-FEED_SHOWN:],
                 }
             )
             drawn = state.hand_draw() if mover is CHANCE else None

@@ -30,7 +30,9 @@ RETRY_MS = 2000
 
 def encode(message: dict) -> str:
     """One SSE frame: ``id:`` the journal seq, ``data:`` the JSON snapshot."""
-    data = json.dumps(message, separators=(",", ":"))
+    # Keys sorted, as every JSON answer is: the order a dict was filled in (which token went into
+    # a Goblet first) must not travel with it.
+    data = json.dumps(message, separators=(",", ":"), sort_keys=True)
     return f"id: {message.get('seq', -1)}\nevent: snapshot\ndata: {data}\n\n"
 
 

@@ -162,13 +162,15 @@ def test_sensed_reveal_counts_win_over_the_tracked_pours():
     assert tokens_total(state)["wine"] == 21 and tokens_total(state)["poison"] == 15
 
 
-def test_enforced_reveal_counts_must_match():
-    """The enforcing engine knows what the Goblets hold: other counts are malformed."""
+def test_an_enforced_reveal_is_told_no_contents_right_or_wrong():
+    """The enforcing engine reads the Goblets itself: a reveal that names contents is refused
+    alike whether they are right or wrong (a guess learns nothing), and before it is compared."""
     state = start(4)
     act(state, "toast", 1, REC)
-    with pytest.raises(MalformedInput) as error:
-        act(state, "reveal", 1, goblets=[{}, {}, {}, {}])
-    assert error.value.field == "goblets"
-    with pytest.raises(MalformedInput) as error:
-        act(state, "reveal", 1, goblets=[{"gold": 1}, {}, {}, {}])
-    assert error.value.field == "goblets[0].gold"
+    truth = [state.contents_at(place) for place in range(4)]
+    refusals = []
+    for goblets in (truth, [{}, {}, {}, {}], [{"gold": 1}, {}, {}, {}]):
+        with pytest.raises(MalformedInput) as error:
+            act(state, "reveal", 1, goblets=goblets)
+        refusals.append((error.value.field, error.value.detail))
+    assert len(set(refusals)) == 1 and refusals[0][0] == "goblets"

@@ -141,7 +141,8 @@ def csrf_of_seat(client):
 
 
 def test_a_recorded_revoke_is_told_only_to_its_house(app, service, host):
-    """A follow-suit warning says the House still holds the lead suit: only that House sees it."""
+    """A follow-suit warning says the House still holds the lead suit: only that House sees it.
+    The Host cannot enter a House's play at all."""
     host_client, host_csrf = host
     service.new_game("cena", {"players": 4, "single_course": True})
     rng = random.Random(3)
@@ -159,12 +160,18 @@ def test_a_recorded_revoke_is_told_only_to_its_house(app, service, host):
         raise AssertionError("no House could revoke")
     house = state.open_houses(mover)[0]
     action = {"type": "play", "card": other[0], "house": house}
+    # The Host may not enter a House's play by hand: its refusal ("does not hold", "must follow
+    # suit") would tell what the hand holds, so it is refused before any of that is looked at.
+    before = service.table.seq
     reply = host_client.post(
         "/api/host/act",
         json={"action": action, "mode": Mode.RECORDING.value},
         headers={"X-CSRF-Token": host_csrf},
     )
-    assert reply.status_code == 200, reply.get_json()
+    assert reply.status_code == 409 and "plays them from its phone" in reply.get_json()["error"]
+    assert service.table.seq == before
+    # A play read by sensors (recorded as it happened) is the way a revoke reaches the journal.
+    service.act(action, by=HOST, mode=Mode.RECORDING, actor="readers")
 
     def warnings(message):
         return [e for e in message["events"] if e["event"] == "rule_warning"]
@@ -175,4 +182,4 @@ def test_a_recorded_revoke_is_told_only_to_its_house(app, service, host):
         assert warnings(message) == []
         assert any(e["event"] == "played" and e["card"] == other[0] for e in message["events"])
     assert warnings(app.test_client().get("/api/state").get_json()) == []
-    assert warnings(reply.get_json()) == []  # the Host's own answer
+    assert warnings(host_client.get("/api/host/state").get_json()) == []  # the Host's own view

@@ -210,7 +210,7 @@
     if (message.game !== "goblets" || !view.places || typeof seat !== "number" || message.over) return [];
     const others = view.places.filter((p) => !p.seats.includes(seat));
     const kinds = [{type: "pass", seat}, {type: "rotate", seat, direction: "clockwise"},
-      {type: "rotate", seat, direction: "widdershins"}, {type: "peek", seat}, {type: "toast", seat},
+      {type: "rotate", seat, direction: "widdershins"}, {type: "peek", seat},
       ...others.map((p) => ({type: "swap", seat, with: p.place}))];
     if (view.step && view.step.kind === "reveal") kinds.unshift({type: "reveal", seat});
     return kinds.map((a) => CB.el("button", {class: "small", "data-type": a.type, onclick: () =>

@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, action_phase
-from companion.core.games.cena import rules
+from companion.core.games.cena import feed, rules
 from companion.core.games.cena.alliances import (
     Played,
     combined,
@@ -186,6 +186,22 @@ class CenaState(GameState):
         if kind == "reveal_poison":
             return self.phase == "reveal"
         return kind == "welcome" and self.phase == "welcome" and self.is_last_welcome
+
+    SECRET_FIELDS = {"poisons": ("pile",), "deal": ("hands", "set_aside"), "welcome": ("cards",)}
+    """The pile's order, the hands, a House's Welcome choice (shown when all have chosen)."""
+
+    def visible_events(self, events: list[Event], viewer: Viewer) -> list[Event]:
+        """All public but a recorded revoke, told only to its House (see :mod:`.feed`)."""
+        return feed.events_for(events, viewer)
+
+    def entry_refusal(self, action: Action, viewer: Viewer, mode: Mode) -> tuple[str, str] | None:
+        """A House's cards are its own: the Host enters no play and no Welcome choice, whose
+        refusal ("does not hold", "must follow suit") would tell what a hand holds."""
+        if viewer.is_seat or not isinstance(action, Mapping):
+            return None
+        if action.get("type") in ("play", "welcome"):
+            return ("a House's cards are in its hand: it plays them from its phone", rules.DEAL)
+        return None
 
     @property
     def is_last_welcome(self) -> bool:

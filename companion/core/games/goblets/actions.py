@@ -89,16 +89,19 @@ def parse(state: GobletsState, action: Action, mode: Mode) -> int | None:
     elif kind == "ability":
         abilities.parse(state, action)
     elif kind == "reveal" and action.get("goblets") is not None:
+        # What the Goblets hold is read from them at the reveal (the sensors, or the Host's count
+        # of the revealed tokens): never told to the engine in play by hand, and never compared
+        # with the contents, so the answer cannot tell a right guess from a wrong one.
+        if mode is Mode.ENFORCING:
+            raise MalformedInput(
+                "a reveal says no contents: the Goblets are read when they are revealed",
+                field="goblets",
+            )
         sensed = action["goblets"]
         if not isinstance(sensed, list) or len(sensed) != n:
             raise MalformedInput(f"must be a list of {n} goblet contents", field="goblets")
         for index, contents in enumerate(sensed):
             check_contents(contents, f"goblets[{index}]")
-        if mode is Mode.ENFORCING and any(
-            {k: v for k, v in contents.items() if v} != state.contents_at(index)
-            for index, contents in enumerate(sensed)
-        ):
-            raise MalformedInput("the Goblets do not hold that", field="goblets")
     return seat
 
 

@@ -31,8 +31,11 @@ KNOWN = (
     "characters",
     "courses",
     "winetaster_cards",
+    "pour_attribution",
 )
 """Every option this game reads (Russian Goblette reads its own)."""
+POUR_ATTRIBUTIONS = ("after_game", "after_course")
+"""When a replay of the live game may show each pour's token (docs/rules-notes.md)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,9 @@ class Options:
     courses: int
     loyal: int
     traitor: int
+    pour_attribution: str = "after_game"
+    """When a replay may show what each pour was: "after_game" (the default) or "after_course"
+    (once the Course is revealed; with Winetasters it tells who poured poison for a Traitor)."""
 
     @property
     def is_winetasters(self) -> bool:
@@ -148,6 +154,12 @@ def parse_options(options: Mapping[str, Any]) -> Options:
         raise MalformedInput(
             f'must be {{"loyal": n, "traitor": n}}, got {cards!r}', field="winetaster_cards"
         )
+    attribution = options.get("pour_attribution", "after_game")
+    if attribution not in POUR_ATTRIBUTIONS:
+        raise MalformedInput(
+            f"must be one of {', '.join(POUR_ATTRIBUTIONS)}, got {attribution!r}",
+            field="pour_attribution",
+        )
     loyal = _int(cards, "loyal", 3, 0, 12, "winetaster_cards.")
     traitor = _int(cards, "traitor", 3, 0, 12, "winetaster_cards.")
     if winetasters and loyal + traitor < players // 2:
@@ -173,4 +185,5 @@ def parse_options(options: Mapping[str, Any]) -> Options:
         courses=_int(options, "courses", 3, 1, 9),
         loyal=loyal,
         traitor=traitor,
+        pour_attribution=attribution,
     )

@@ -54,6 +54,7 @@ from typing import Any
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, _Chance
 from companion.core.games.goblets import russian_rules as rules
+from companion.core.games.goblets import views
 from companion.core.games.goblets.houses import HOUSE_IDS, HOUSES
 from companion.core.games.goblets.russian_rules import RussianOptions, parse_options
 from companion.core.games.goblets.scoring import reveal
@@ -90,6 +91,8 @@ def _nonzero(tokens: Mapping[str, int]) -> dict[str, int]:
 
 class RussianState(GameState):
     """A Russian Goblette game in progress (see the module docstring for actions and options)."""
+
+    SECRET_FIELDS = views.SECRET_FIELDS
 
     def __init__(self, options: RussianOptions) -> None:
         self.options = options
@@ -491,6 +494,18 @@ class RussianState(GameState):
     def reveals_hidden(self, action: Action) -> bool:
         """A drink reveals a goblet to all; a peek shows one to the peeker (resync all)."""
         return isinstance(action, Mapping) and action.get("type") in ("drink", "peek")
+
+    def publicly_reveals(self, action: Action) -> bool:
+        """A drink: the Goblet is revealed to everyone."""
+        return isinstance(action, Mapping) and action.get("type") == "drink"
+
+    def redact(self, action: Action, viewer: Viewer) -> Action:
+        """A pour without its token, the initial pour without its order (``views.redact``)."""
+        return views.redact(self, action, viewer, super().redact(action, viewer))
+
+    def entry_refusal(self, action: Action, viewer: Viewer, mode: Mode) -> tuple[str, str] | None:
+        """The Host enters no pour, Toast or chance by hand (see ``views.entry_refusal``)."""
+        return views.entry_refusal(self, action, viewer, mode)
 
 
 class _Warner:

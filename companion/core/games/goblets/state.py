@@ -53,6 +53,8 @@ _LIST_OF_DICTS = ("goblets", "screens")
 class GobletsState(GameState):
     """A game of Raise Your Goblets for 4 to 12 players (Russian Goblette has its own state)."""
 
+    SECRET_FIELDS = views.SECRET_FIELDS
+
     def __init__(self, opts: Options) -> None:
         self.opts = opts
         n = opts.places
@@ -167,6 +169,22 @@ class GobletsState(GameState):
     def reveals_hidden(self, action: Action) -> bool:
         """True for the reveal, a peek, and a shoot-out choice (contents become known)."""
         return views.reveals_hidden(self, action)
+
+    def publicly_reveals(self, action: Action) -> bool:
+        """The Toast's reveal and a shoot-out choice (see :mod:`views`)."""
+        return views.publicly_reveals(self, action)
+
+    def visible_events(self, events: list[Event], viewer: Viewer) -> list[Event]:
+        """Private events (``"to": seat``: what was poured, peeked, scored) go to their seat."""
+        return views.events_for(events, viewer)
+
+    def redact(self, action: Action, viewer: Viewer) -> Action:
+        """A journaled action in a replay (see :func:`views.redact`)."""
+        return views.redact(self, action, viewer, super().redact(action, viewer))
+
+    def entry_refusal(self, action: Action, viewer: Viewer, mode: Mode) -> tuple[str, str] | None:
+        """What the Host may not enter by hand (see :func:`views.entry_refusal`)."""
+        return views.entry_refusal(self, action, viewer, mode)
 
     def clone(self) -> GobletsState:
         """An independent copy (fast: the state is plain data, nested records never mutate)."""

@@ -1,10 +1,12 @@
-"""Views: the ONLY way secrets leave the game (DESIGN.md principle 3).
+"""Views: the ONLY way secrets leave the game (DESIGN.md principle 3), the one door.
 
 ``view(state, viewer)`` for the public (tablet), the host and each seat. Before the reveal nobody
 sees what a Goblet holds, the host included. A seat also sees its own screen, Target (Targets are
 face up: public anyway), Character, what it peeked (and when), its Winetaster card, and, with
 hidden VP, its own VP. :func:`hidden_alternatives` and :func:`reveals_hidden` describe, for the
-conformance suite's attacker test, which actions a viewer could not tell apart.
+conformance suite's attacker test and for the redaction of replays, which actions a viewer could
+not tell apart; :func:`events_for` filters the feed; :func:`entry_refusal` keeps the Host (a
+player) from entering, or probing with, what only a seat knows.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import TYPE_CHECKING, Any
 
-from companion.core.game import CHANCE, PUBLIC, Action, Event, Viewer
+from companion.core.game import CHANCE, PUBLIC, Action, Event, Mode, Viewer
+from companion.core.games.goblets import flow, rules, shootout
 from companion.core.games.goblets.tokens import Token
 
 if TYPE_CHECKING:
@@ -188,6 +191,85 @@ def _averted_alternatives(state: GobletsState, action: Action) -> list[Action]:
             if [p, q] != action["goblets"]
         ]
     return [{**action, "swap": not action.get("swap"), "coasters": not action.get("coasters")}]
+
+
+def publicly_reveals(state: GobletsState, action: Action) -> bool:
+    """The Toast's reveal, and a shoot-out choice ("reveals its contents"): shown to everyone."""
+    if state.phase == "shootout":
+        return state.shootout.reveals_hidden(action)
+    return action.get("type") == "reveal"
+
+
+SECRET_FIELDS = {
+    "pour": ("token",),
+    "initial_pour": ("tokens", "goblets"),
+    "deal_winetaster_cards": ("cards",),
+    shootout.POUR: ("goblets",),
+}
+"""What a replay of the live game leaves out of each action type (Russian Goblette's initial pour
+names its ``goblets``)."""
+AVERTED = ("goblets", "swap", "coasters")
+"""An averted-eyes ability's fields: "make everyone avert their eyes", so nobody saw them."""
+
+
+def redact(state: Any, action: Action, viewer: Viewer, base: Action) -> Action:
+    """A journaled action in a replay of what has been revealed, while the game goes on.
+
+    ``base`` is the action without its :data:`SECRET_FIELDS`: who poured is public (with
+    ``show_pourer``), what they poured is not. With the table option ``pour_attribution:
+    "after_course"`` the pours of a revealed Course are shown whole ("how the poison travelled");
+    the Winetaster cards stay hidden until the game ends either way, since they would tell who is
+    a Traitor.
+    """
+    kind = action.get("type")
+    opts = getattr(state, "opts", None)
+    if kind == "pour" and opts is not None and opts.pour_attribution == "after_course":
+        return dict(action)
+    if kind == "pour" and opts is not None and not opts.show_pourer:
+        return {k: v for k, v in base.items() if k != "seat"}
+    if kind == "ability" and "coasters" in action:
+        return {k: v for k, v in base.items() if k not in AVERTED}
+    return base
+
+
+HIDDEN_ENTRIES = {
+    "pour": (
+        "a pour's token is known to its pourer alone: their phone, or the readers, enter it",
+        rules.POUR,
+    ),
+    "ability": ("a Character's ability is the owner's: they tap it on their phone", rules.OWN_CARD),
+    "toast": (
+        "whether a player has Wine left is behind their screen: they call the Toast from "
+        "their phone",
+        rules.TOAST,
+    ),
+}
+"""Actions the Host may not enter by hand: each names, or tests, what only a seat knows."""
+
+
+def entry_refusal(state: Any, action: Action, viewer: Viewer, mode: Mode) -> tuple[str, str] | None:
+    """Why ``viewer`` may not enter ``action`` by hand (see ``GameState.entry_refusal``).
+
+    A seat acts for itself (its engine checks use only what it knows); the Host, a player too,
+    enters only what the table sees: Pass, Rotate, Swap, Peek, the reveal. A reveal's contents are
+    the Host's count of the tokens poured out, taken only at the reveal of a read table.
+    """
+    if viewer.is_seat:
+        return None
+    kind = action.get("type")
+    if kind in HIDDEN_ENTRIES:
+        return HIDDEN_ENTRIES[kind]
+    if kind in flow.CHANCE_ACTIONS or kind == shootout.POUR:
+        return ("chance is drawn by the table, not entered", rules.CHANCE)
+    if kind == "reveal" and action.get("goblets") is not None:
+        at_reveal = (
+            mode is Mode.RECORDING
+            and getattr(state, "steps", None)
+            and (state.steps[0]["kind"] == "reveal")
+        )
+        if not at_reveal:
+            return ("a Goblet's contents are counted once they are revealed", rules.REVEAL)
+    return None
 
 
 def reveals_hidden(state: GobletsState, action: Action) -> bool:

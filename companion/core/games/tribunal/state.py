@@ -83,6 +83,9 @@ class TribunalState(GameState):
         """One: the solo player."""
         return 1
 
+    SECRET_FIELDS = {"shuffle": ("set_aside", "deck")}
+    """The Accused Deck's order and the 12 set aside: secret from everyone."""
+
     def seat_name(self, seat: int) -> str:
         """The solo player: the court's judge."""
         return "the Judge"
@@ -191,6 +194,15 @@ class TribunalState(GameState):
     def reveals_hidden(self, action: Action) -> bool:
         """Hearing a case turns up the top card(s) of the secret deck."""
         return action.get("type") == "hear" and self.phase == "hear"
+
+    def publicly_reveals(self, action: Action) -> bool:
+        """Hearing a case turns the top card(s) up for all to read."""
+        return self.reveals_hidden(action)
+
+    def is_turned_over(self) -> bool:
+        """True once the judgment has passed: "turn the Accused Card over and carry out the
+        effects" (its back, both icons' effects, is then seen)."""
+        return self.judgment is not None
 
     # -- what the page needs -------------------------------------------------------------------
 

@@ -48,7 +48,9 @@ def _case(state: TribunalState, name: str) -> dict[str, Any]:
         "colour": card.colour,
         "sentenced": name in state.sentenced,
     }
-    if state.options.stored_deck:
+    # The back is printed with the effects: hidden until the card is turned over ("If Guilty, turn
+    # the Accused Card over and carry out the effects noted under the guillotine icon").
+    if state.options.stored_deck and state.is_turned_over():
         case["printed"] = {
             "guilty": [{"effect": e, "n": n} for e, n in card.guilty],
             "not_guilty": [{"effect": e, "n": n} for e, n in card.not_guilty],
