@@ -110,32 +110,51 @@ def twin(name: str, options: dict, actions: list[dict], viewer: Viewer, k: int, 
 
 @dataclass
 class Table:
-    """One served companion holding a journal, with a client per viewer."""
+    """One served companion, with a client per viewer; :meth:`load` sets a journal out on it.
+
+    A companion serves one twin after another (a new game each time, with the same history in
+    both twins): a Flask app is made once, not per comparison.
+    """
 
     service: Service
     app: Any
     clients: dict[str, Any] = field(default_factory=dict)
 
+    def load(self, name: str, options: dict, actions: list[dict], play_: str) -> None:
+        """The journal of a new people's game ``actions`` (played ``play_``), resumed as if the
+        companion had restarted, and a phone joined on every seat."""
+        mode = Mode.RECORDING if play_ == "readers" else Mode.ENFORCING
+        store = self.service.store
+        record = store.create_game(name, options, t=CLOCK, play=play_, join_code=CODE)
+        for action in actions:
+            store.append(record.id, action, t=CLOCK, mode=mode, actor="chance")
+        self.service.hub.close_where(lambda s: True, "new_game")
+        self.service.resume()
+        for seat in range(self.service.table.state.num_seats):
+            phone = self.app.test_client()
+            reply = phone.post(
+                "/api/join",
+                json={"code": CODE, "seat": seat, "name": f"Guest{seat}"},
+                headers={"X-CSRF-Token": csrf_of(phone)},
+            )
+            assert reply.status_code == 200, reply.get_json()
+            self.clients[f"seat {seat}"] = phone
+
     def close(self) -> None:
         self.service.close()
 
 
-def serve(directory: Path, name: str, options: dict, actions: list[dict], play_: str) -> Table:
-    """A companion on ``directory`` whose journal is ``actions`` (a people's game played
-    ``play_``), the Host logged in and a phone on every seat."""
+def serve(directory: Path, play_: str) -> Table:
+    """A companion on ``directory`` (reader nodes attached for ``play_ == "readers"``), the Host
+    logged in."""
     directory.mkdir(parents=True, exist_ok=True)
-    mode = Mode.RECORDING if play_ == "readers" else Mode.ENFORCING
     store = JournalStore(directory / "journal.sqlite")
-    record = store.create_game(name, options, t=CLOCK, play=play_, join_code=CODE)
-    for action in actions:
-        store.append(record.id, action, t=CLOCK, mode=mode, actor="chance")
     settings = config.replace(config.Config(), data_dir=str(directory), **{"host.pin": PIN})
     service = Service(
         settings, store=store, games=registry.load_all(), rng=random.Random(0), clock=lambda: CLOCK
     )
     if play_ == "readers":
         service.sense("readers")
-    service.resume()
     app = create_app(service, settings)
     app.testing = True
     app.jinja_env.bytecode_cache = COMPILED
@@ -145,15 +164,6 @@ def serve(directory: Path, name: str, options: dict, actions: list[dict], play_:
     reply = host.post("/api/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": csrf_of(host)})
     assert reply.status_code == 200
     table.clients["host"] = host
-    for seat in range(service.table.state.num_seats):
-        phone = app.test_client()
-        reply = phone.post(
-            "/api/join",
-            json={"code": CODE, "seat": seat, "name": f"Guest{seat}"},
-            headers={"X-CSRF-Token": csrf_of(phone)},
-        )
-        assert reply.status_code == 200, reply.get_json()
-        table.clients[f"seat {seat}"] = phone
     return table
 
 

@@ -83,15 +83,15 @@ def cut_points(name, options, actions):
 def test_no_answer_depends_on_what_the_asker_may_not_see(tmp_path, name, options, play_, seed):
     actions = play(name, options, seed)
     compared = swaps = 0
-    for k in cut_points(name, options, actions):
-        for viewer in viewers(name, options):
-            walked, swapped = twin(name, options, actions, viewer, k, seed)
-            if walked is None or not swapped:
-                continue
-            where = tmp_path / f"{k}-{viewer}"
-            a = serve(where / "a", name, options, actions[:k], play_)
-            b = serve(where / "b", name, options, walked, play_)
-            try:
+    a, b = serve(tmp_path / "a", play_), serve(tmp_path / "b", play_)
+    try:
+        for k in cut_points(name, options, actions):
+            for viewer in viewers(name, options):
+                walked, swapped = twin(name, options, actions, viewer, k, seed)
+                if walked is None or not swapped:
+                    continue
+                a.load(name, options, actions[:k], play_)
+                b.load(name, options, walked, play_)
                 assert a.service.table.state.view(viewer) == b.service.table.state.view(viewer)
                 truth = truth_of(a)  # one table's secret, guessed at both
                 for kind in kinds_of(viewer):
@@ -99,10 +99,10 @@ def test_no_answer_depends_on_what_the_asker_may_not_see(tmp_path, name, options
                     for one, other in zip(mine, theirs, strict=True):
                         assert one == other, f"{viewer} at {k}: {first_difference(mine, theirs)}"
                     compared += len(mine)
-            finally:
-                a.close()
-                b.close()
-            swaps += swapped
+                swaps += swapped
+    finally:
+        a.close()
+        b.close()
     assert compared and swaps, "no twin could be built: nothing was compared"
 
 
@@ -134,8 +134,9 @@ def test_who_poured_what_is_told_only_when_the_table_says(tmp_path, options, sho
         raise AssertionError("no pair of pours to exchange was found")
     walked, pourers = found
     others = [s for s in range(state.num_seats) if s not in pourers][:1]
-    a = serve(tmp_path / "a", "goblets", options, actions[:k], "phones")
-    b = serve(tmp_path / "b", "goblets", options, walked, "phones")
+    a, b = serve(tmp_path / "a", "phones"), serve(tmp_path / "b", "phones")
+    a.load("goblets", options, actions[:k], "phones")
+    b.load("goblets", options, walked, "phones")
     try:
         for kind in ["public", "host", *(f"seat {s}" for s in others)]:
             mine, theirs = answers(a, kind), answers(b, kind)
