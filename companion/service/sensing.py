@@ -16,7 +16,6 @@ A seat's phone can only say what sensors cannot see: "end my turn" (pass) and "T
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -25,7 +24,6 @@ from companion.core.game import HOST, Action, Mode
 from companion.core.games.goblets import flow, shootout
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
-from companion.core.sensed import SensedTable as CoreSensedTable
 from companion.core.tags import TagRegistry
 from companion.service.table import Service
 
@@ -63,7 +61,10 @@ class SensedTable:
     ) -> None:
         self.service = service
         self.actor = actor
-        self.lock = threading.RLock()
+        # One lock, the service's, taken in one order everywhere: a reading recorded (this lock,
+        # then the service's act) and the Host's act or undo (the service's lock, then a resync)
+        # can no longer wait for each other.
+        self.lock = service.lock
         table = service.table
         if table is None:
             raise IllegalAction("no game in progress", rule="The Host starts a game first.")
@@ -140,12 +141,17 @@ class SensedTable:
     def resync(self) -> None:
         """Follow the journal after the Host entered or undid an action by hand.
 
-        The session's engine state becomes a copy of the service's; the tracker (what the
-        readers see) is kept, and the Goblets are where the engine now has them.
+        The session's engine state becomes a copy of the service's; the tracker, the layout it
+        believes, an open conflict and a pending pass are kept (the Host is told if the engine
+        now has the Goblets elsewhere than the table shows them).
         """
         with self.lock:
-            state = self.service.table.state.clone()
-            self.session.table = CoreSensedTable(state, rng=self.service.rng)
+            table = self.service.table
+            if table is None or table.record.id != self.game_id:
+                return
+            result = self.session.follow(table.state.clone())
+            for notice in result.notices:
+                self.service.notice(str(notice["notice"]), _describe(notice))
 
     def turn_seat(self) -> int | None:
         """The seat whose turn it is (who pours and rotates now)."""
@@ -227,6 +233,10 @@ def _describe(notice: Mapping[str, Any]) -> str:
         return f"an unknown tag at seat {notice.get('seat')} (enroll it)"
     if kind == "contents_mismatch":
         return f"goblet {notice.get('goblet')}: the readers and the journal disagree"
+    if kind == "layout_differs":
+        return (
+            "the engine has the Goblets elsewhere than the table: set them out, or fix the layout"
+        )
     if kind == "not_recorded":
         return f"a sensed {notice.get('action', {}).get('type', 'event')} was not recorded"
     return str(kind).replace("_", " ")

@@ -407,14 +407,13 @@ class Service:
             raise MalformedInput("an action is a JSON object with a string type", field="type")
         if action["type"] == UNDO:
             raise MalformedInput("a journal undo has its own request", field="type")
-        hook = self.seat_input
-        if by.is_seat and hook is not None:
-            with self.lock:
+        with self.lock:  # the sensed session's lock too: one lock, one order
+            hook = self.seat_input
+            if by.is_seat and hook is not None:
                 if claim is not None:
                     self._check_claim(claim)
-            hook(by.index, action)  # outside the lock: the sensed session takes it next
-            return self.message(by)
-        with self.lock:
+                hook(by.index, action)  # a phone's Pass or Toast on a read table
+                return self.message(by)
             table = self._require_table()
             if claim is not None and self._check_claim(claim) != by:
                 raise NotSeated(NOT_SEATED)

@@ -123,6 +123,11 @@ class SensedSession:
         result.tracked.extend(self.tracker.empty_goblets(t=t))
         return result
 
+    def follow(self, state: GobletsState) -> Result:
+        """Go on from the journal's ``state`` after a hand entry, keeping the tracker and what it
+        told the table (see :meth:`SensedTable.follow`)."""
+        return self.table.follow(state)
+
     def status(self) -> dict[str, Any]:
         """The table's status plus the tracker's current reading."""
         return {**self.table.status(), "tracker": self.tracker.state()}

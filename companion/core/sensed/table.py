@@ -106,6 +106,27 @@ class SensedTable:
         """The latest time (seconds, the observations' clock) seen in an event or a tick."""
         self._pending_pass: tuple[int, float | None] | None = None
 
+    def follow(self, state: GobletsState) -> Result:
+        """Go on from ``state``, the journal's after a hand entry (the Host entered or undid an
+        action), keeping what the readers told: the believed layout, an open conflict, a pending
+        pass, the events waiting for a fix. If the engine now has the Goblets elsewhere than the
+        table shows them, the Host is told; the next move read is recorded from the engine's
+        layout, so the table's reality wins again."""
+        if not isinstance(state, GobletsState) or len(state.places) != self.places:
+            raise MalformedInput("follows a state of the same game", field="state")
+        self.state = state
+        result = Result()
+        engine = self.names.engine_layout(state) if self.names.is_bound else None
+        if state.phase == "play" and engine is not None and engine != self.layout:
+            result.notices.append(
+                {
+                    "notice": "layout_differs",
+                    "engine": {str(p): n for p, n in engine.items()},
+                    "table": {str(p): n for p, n in self.layout.items()},
+                }
+            )
+        return result
+
     # ------------------------------------------------------------------ inputs
 
     def on_events(self, events: Iterable[Mapping[str, Any]]) -> Result:
