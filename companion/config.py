@@ -8,7 +8,7 @@ not silently become a default), and so is a value of the wrong type. Example::
     [web]
     bind = "0.0.0.0"
     port = 8080
-    threads = 32
+    threads = 8
 
     [host]
     pin = "2718"          # absent: a random PIN is made once and kept in the data directory
@@ -47,9 +47,14 @@ class WebSettings:
 
     bind: str = "0.0.0.0"
     port: int = 8080
-    # Every live SSE client holds one worker thread for as long as it is connected: 20 tablets and
-    # phones at once plus page and API requests need more than waitress's default of 4.
-    threads: int = 32
+    threads: int = 8
+    """Flask's worker threads for pages and the API (a live stream holds none)."""
+    streams_per_address: int = 16
+    """Live SSE streams one device (client address) may hold at once (more: 429)."""
+    connections_per_address: int = 48
+    """Open connections one device may hold at once (more are answered 429 and closed)."""
+    header_timeout: float = 10.0
+    """Seconds a request's headers may take to arrive (a slow-headers client is closed)."""
     heartbeat: float = 15.0
     """Seconds between SSE heartbeat comments (keeps proxies and sleeping phones honest)."""
 
@@ -200,8 +205,10 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         raise MalformedInput("must be none, moderate, heavy or brutal", field="virtual.noise")
     if config.virtual.speed <= 0 or config.virtual.pace <= 0:
         raise MalformedInput("must be positive", field="virtual.speed")
-    if config.web.threads < 4:
-        raise MalformedInput("must be at least 4", field="web.threads")
+    if config.web.threads < 2:
+        raise MalformedInput("must be at least 2", field="web.threads")
+    if config.web.streams_per_address < 1 or config.web.connections_per_address < 2:
+        raise MalformedInput("must be at least 1 (2 connections)", field="web.streams_per_address")
     if config.host.pin is not None and (len(config.host.pin) < 4 or not config.host.pin.isdigit()):
         raise MalformedInput("must be at least 4 digits", field="host.pin")
     return config

@@ -157,7 +157,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         driver = start_hardware(service, config)
     app = create_app(service, config)
-    server = WebServer(app, host=config.web.bind, port=config.web.port, threads=config.web.threads)
+    web = config.web
+    server = WebServer(
+        app,
+        host=web.bind,
+        port=web.port,
+        threads=web.threads,
+        connections_per_address=web.connections_per_address,
+        header_timeout=web.header_timeout,
+        streams_per_address=web.streams_per_address,
+    )
     advertiser = Advertiser(config.mdns.name, server.port) if config.mdns.enabled else None
     if advertiser is not None:
         threading.Thread(target=advertiser.start, name="mdns", daemon=True).start()

@@ -11,6 +11,8 @@ reason, and a closed subscriber never hands out another message.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -37,12 +39,17 @@ class Subscriber:
         self._cond = threading.Condition()
         self._message: Message | None = None
         self._closed: str | None = None
+        self._waker: Callable[[], None] | None = None
+        """Wakes an event loop awaiting :meth:`take_async` (called from any thread)."""
 
     def offer(self, message: Message) -> None:
         """Replace the pending message with ``message`` (newer snapshots supersede older)."""
         with self._cond:
             self._message = message
             self._cond.notify_all()
+            waker = self._waker
+        if waker is not None:
+            waker()
 
     def take(self, timeout: float) -> Message | None:
         """The next message, or None after ``timeout`` seconds; raises :class:`Closed`."""
@@ -61,6 +68,25 @@ class Subscriber:
                 self._closed = reason
             self._message = None
             self._cond.notify_all()
+            waker = self._waker
+        if waker is not None:
+            waker()
+
+    async def take_async(self, timeout: float) -> Message | None:
+        """:meth:`take` for an event loop: awaits the next message without holding a thread."""
+        loop = asyncio.get_running_loop()
+        ready = asyncio.Event()
+        with self._cond:
+            self._waker = lambda: loop.call_soon_threadsafe(ready.set)
+            pending = self._message is not None or self._closed is not None
+        try:
+            if not pending:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ready.wait(), timeout)
+        finally:
+            with self._cond:
+                self._waker = None
+        return self.take(0)
 
 
 class Hub:

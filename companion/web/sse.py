@@ -58,6 +58,57 @@ def _subscribe(service) -> Subscriber:
     raise Forbidden(f"unknown viewer {kind!r}", field="viewer", status=400)
 
 
+class EventStream:
+    """One viewer's stream of frames, to be sent by whichever server serves it.
+
+    Iterated (``for frame in stream``) it blocks its thread between messages, as a WSGI server
+    would send it (Flask's test client). The dashboard's own server (:mod:`companion.web.front`)
+    finds it in the request's environ under :data:`ENVIRON_KEY` and sends it with
+    :meth:`frames_async` instead, so that a live stream holds no worker thread.
+    """
+
+    def __init__(self, service, subscriber: Subscriber, heartbeat: float) -> None:
+        self.service = service
+        self.subscriber = subscriber
+        self.heartbeat = heartbeat
+
+    @staticmethod
+    def frame(message: dict | None) -> str:
+        """A snapshot's frame, or a heartbeat comment for None."""
+        return encode(message) if message is not None else ": heartbeat\n\n"
+
+    def __iter__(self):
+        yield f"retry: {RETRY_MS}\n: connected\n\n"
+        while True:
+            try:
+                message = self.subscriber.take(self.heartbeat)
+            except Closed as closed:
+                if closed.reason != "stopping":
+                    yield closing(closed.reason)
+                return
+            yield self.frame(message)
+
+    async def frames_async(self):
+        """The same frames, awaited on the event loop."""
+        yield f"retry: {RETRY_MS}\n: connected\n\n"
+        while True:
+            try:
+                message = await self.subscriber.take_async(self.heartbeat)
+            except Closed as closed:
+                if closed.reason != "stopping":
+                    yield closing(closed.reason)
+                return
+            yield self.frame(message)
+
+    def close(self) -> None:
+        """The client left or the server is done with it: unsubscribe (idempotent)."""
+        self.service.hub.unsubscribe(self.subscriber)
+
+
+ENVIRON_KEY = "cupbearer.event_stream"
+"""Where a stream's :class:`EventStream` waits in the request's WSGI environ for the server."""
+
+
 @bp.get("/stream")
 def stream():
     """The live stream of snapshots for one viewer."""
@@ -65,27 +116,12 @@ def stream():
 
     context = ctx()
     service = context.service
-    heartbeat = context.config.web.heartbeat
     # The subscriber holds its first snapshot already, taken under the service's lock with the
     # claim checked: an update after it is the next message, never lost nor another game's.
-    subscriber = _subscribe(service)
-
-    def frames():
-        try:
-            yield f"retry: {RETRY_MS}\n: connected\n\n"
-            while True:
-                try:
-                    message = subscriber.take(heartbeat)
-                except Closed as closed:
-                    if closed.reason != "stopping":
-                        yield closing(closed.reason)
-                    return
-                yield encode(message) if message is not None else ": heartbeat\n\n"
-        finally:
-            service.hub.unsubscribe(subscriber)
-
+    events = EventStream(service, _subscribe(service), context.config.web.heartbeat)
+    request.environ[ENVIRON_KEY] = events
     return Response(
-        frames(),
+        events,
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -12,7 +12,8 @@ def test_defaults_need_no_file():
     settings = config.load(None)
     assert settings.web.port == 8080
     assert settings.web.bind == "0.0.0.0"
-    assert settings.web.threads >= 24
+    assert settings.web.threads >= 2  # pages and the API only: streams hold no thread
+    assert settings.web.streams_per_address >= 8 and settings.web.header_timeout > 0
     assert settings.is_virtual
     assert settings.data_dir == Path("./data")
     assert settings.journal_path == Path("./data/journal.sqlite")
