@@ -65,8 +65,9 @@ class HostSettings:
 
     pin: str | None = None
     max_attempts: int = 5
-    """Failed PINs allowed in a row before logins are refused for ``lockout`` seconds."""
+    """Wrong PINs in a row answered at once; after them each try waits (1 s doubling)."""
     lockout: float = 30.0
+    """The longest wait between two tries (the Host is never locked out for longer)."""
 
 
 @dataclass(frozen=True)

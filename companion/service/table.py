@@ -260,7 +260,7 @@ class Service:
         """Close the current game's seat streams (asking each phone to rejoin) and, if it is
         unfinished, mark it abandoned."""
         self.seat_input = self.sensing = None  # a sensed session belongs to one game
-        self.hub.close_where(lambda s: s.claim is not None, "new_game")
+        self.hub.close_where(lambda s: isinstance(s.claim, Claim), "new_game")
         table = self.table
         if table is not None and not table.record.is_finished:
             self.store.finish(
@@ -347,7 +347,7 @@ class Service:
             seats = self._seats()
             if seats.free(seat):
                 self.hub.close_where(
-                    lambda s: s.claim is not None and not seats.is_live(s.claim), "freed"
+                    lambda s: isinstance(s.claim, Claim) and not seats.is_live(s.claim), "freed"
                 )
             self.publish()
             return self.message(HOST)
@@ -364,15 +364,18 @@ class Service:
         with self.lock:
             return self.message(self._check_claim(claim))
 
-    def subscribe(self, viewer: Viewer, claim: Claim | None = None) -> Subscriber:
+    def subscribe(
+        self, viewer: Viewer, claim: Claim | None = None, *, host_session: str | None = None
+    ) -> Subscriber:
         """A live subscriber for ``viewer`` holding its first snapshot (a seat's with ``claim``,
-        checked live): made under the lock, so no later game's message reaches an older claim."""
+        checked live; the Host's with its session's digest, so that logging out ends it): made
+        under the lock, so no later game's message reaches an older claim."""
         with self.lock:
             if claim is not None:
                 viewer = self._check_claim(claim)
             elif viewer.is_seat:
                 raise NotSeated("a seat's stream needs its claim")
-            subscriber = self.hub.subscribe(viewer, claim)
+            subscriber = self.hub.subscribe(viewer, claim if claim is not None else host_session)
             subscriber.offer(self.message(viewer))
             return subscriber
 

@@ -10,8 +10,9 @@ something a power cut or a ``kill -9`` would lose.
 Undo is itself an entry, ``{"type": "journal.undo", "seq": N}`` (a type no game uses): nothing
 is ever deleted. The live journal (:func:`live_journal`) leaves out the undo entries and the
 entries they undid; replaying it with :func:`companion.core.journal.replay` gives the state.
-The seats of a game (a player's name, and the digest of the device secret that holds the seat) and
-the table's settings (the demo switch) are stored beside the games, so a restart keeps every phone
+The seats of a game (a player's name, and the digest of the device secret that holds the seat), the
+Host's sessions (digests, so logging out can end them) and the table's settings (the demo switch)
+are stored beside the games, so a restart keeps every phone
 in its seat. Only a SHA-256 digest of a device's secret is kept: the journal file opens no seat.
 """
 
@@ -60,6 +61,11 @@ CREATE TABLE IF NOT EXISTS seats (
     claimed REAL,
     PRIMARY KEY (game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS host_sessions (
+    digest TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    seen REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -81,6 +87,13 @@ the overhead camera."""
 
 class NotFound(CupbearerError):
     """A game id that the journal does not hold."""
+
+
+def check_id(game_id: object) -> int:
+    """``game_id`` if it can name a game (SQLite's 64-bit ids), else NotFound."""
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 <= game_id < 2**63:
+        raise NotFound(f"no game {game_id!r}")
+    return game_id
 
 
 @dataclass(frozen=True)
@@ -288,6 +301,7 @@ class JournalStore:
 
     def game(self, game_id: int) -> GameRecord:
         """The record of game ``game_id``; raises :class:`NotFound`."""
+        check_id(game_id)
         rows = self._read(
             f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
             (game_id,),
@@ -310,6 +324,7 @@ class JournalStore:
 
     def entries(self, game_id: int) -> list[Entry]:
         """Every entry of game ``game_id`` in order, undo entries included."""
+        check_id(game_id)
         rows = self._read(
             "SELECT seq, t, mode, action, actor FROM entries WHERE game_id = ? ORDER BY seq",
             (game_id,),
@@ -358,6 +373,28 @@ class JournalStore:
             "SELECT seat, name, device, claimed FROM seats WHERE game_id = ?", (game_id,)
         )
         return {int(row[0]): SeatRecord(int(row[0]), *row[1:]) for row in rows}
+
+    def add_host_session(self, digest: str, *, t: float) -> None:
+        """Keep a new Host session (the digest of its id: the file opens no session)."""
+        self._write(
+            "INSERT INTO host_sessions (digest, created, seen) VALUES (?, ?, ?)", (digest, t, t)
+        )
+
+    def host_session(self, digest: str) -> tuple[float, float] | None:
+        """``(created, last seen)`` of a Host session, or None (never made, or ended)."""
+        rows = self._read("SELECT created, seen FROM host_sessions WHERE digest = ?", (digest,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def touch_host_session(self, digest: str, *, t: float) -> None:
+        """The session was used at ``t``."""
+        self._write("UPDATE host_sessions SET seen = ? WHERE digest = ?", (t, digest))
+
+    def end_host_sessions(self, digest: str | None = None) -> None:
+        """End one Host session (None: every one)."""
+        if digest is None:
+            self._write("DELETE FROM host_sessions", ())
+        else:
+            self._write("DELETE FROM host_sessions WHERE digest = ?", (digest,))
 
     def setting(self, key: str) -> str | None:
         """A table setting kept across restarts (None: never set)."""

@@ -27,6 +27,7 @@ class Context:
     config: Config
     gate: auth.PinGate
     secret: str
+    sessions: auth.HostSessions
 
 
 def ctx() -> Context:
@@ -49,7 +50,8 @@ def create_app(service: Service, config: Config | None = None) -> Flask:
     )
     pin = auth.host_pin(config.data_dir, config.host.pin)
     gate = auth.PinGate(pin, max_attempts=config.host.max_attempts, lockout=config.host.lockout)
-    app.extensions["cupbearer"] = Context(service, config, gate, secret)
+    sessions = auth.HostSessions(service.store)
+    app.extensions["cupbearer"] = Context(service, config, gate, secret, sessions)
 
     from companion.web import api, pages, sse
 

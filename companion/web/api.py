@@ -39,7 +39,10 @@ def body() -> dict[str, Any]:
     """The request's JSON object, or MalformedInput."""
     if not request.is_json:
         raise MalformedInput("send application/json", field="Content-Type")
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the JSON decoder's recursion can follow
+        raise MalformedInput("the body is nested too deep", field="body") from None
     if not isinstance(data, dict):
         raise MalformedInput("the body must be a JSON object", field="body")
     return data
@@ -161,17 +164,31 @@ def login():
     wait = gate.retry_after(address)
     if wait > 0:
         raise Forbidden(f"too many wrong PINs: wait {wait:.0f} s", field="pin", status=429)
-    pin = body().get("pin")
-    if not isinstance(pin, str) or not gate.check(address, pin):
-        raise Forbidden("wrong PIN", field="pin", status=401)
+    if not gate.check(address, body().get("pin")):
+        wait = gate.retry_after(address)
+        after = f": the next try in {wait:.0f} s" if wait > 0 else ""
+        raise Forbidden(f"wrong PIN{after}", field="pin", status=401)
     session.clear()
-    session["host"] = True
+    session["host"] = _ctx().sessions.begin()
     return jsonify({"host": True, "csrf": auth.session_csrf()})
 
 
 @bp.post("/host/logout")
 def logout():
-    """End the Host session."""
+    """End the Host session on the server (``{"everywhere": true}``: every Host session); its
+    open streams end at once."""
+    data = body() if request.data else {}
+    everywhere = data.get("everywhere") is True
+    sid = session.get("host")
+    if everywhere and not auth.is_host():
+        raise Forbidden("log in as the Host first", status=401)
+    sessions = _ctx().sessions
+    sessions.end(sid, everywhere=everywhere)
+    service = _ctx().service
+    ended = None if everywhere else (sessions.digest(sid) if isinstance(sid, str) else "")
+    service.hub.close_where(
+        lambda s: s.viewer == HOST and (ended is None or s.claim == ended), "logged_out"
+    )
     session.clear()
     return jsonify({"host": False, "csrf": auth.session_csrf()})
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, request, session
 
 from companion.core.game import HOST, PUBLIC, Viewer
 from companion.service import Closed, Subscriber
@@ -42,6 +42,8 @@ def closing(reason: str) -> str:
 
 
 def _subscribe(service) -> Subscriber:
+    from companion.web import ctx
+
     """The subscriber of the viewer this request names (a seat: its phone's live claim)."""
     kind = request.args.get("viewer", "public")
     if kind == "public":
@@ -49,7 +51,9 @@ def _subscribe(service) -> Subscriber:
     if kind == "host":
         if not auth.is_host():
             raise Forbidden("log in as the Host first", status=401)
-        return service.subscribe(HOST)
+        # The session's digest goes with the stream: logging out ends it at once.
+        digest = ctx().sessions.digest(session["host"])
+        return service.subscribe(HOST, host_session=digest)
     if kind == "seat":
         mine = service.claim_of(auth.device_secret())
         if mine is None:

@@ -57,18 +57,31 @@ def test_host_login_sets_strict_httponly_cookie(app):
     assert client.get("/api/host/state").status_code == 200
 
 
-def test_host_pin_is_rate_limited(app):
+def test_host_pin_guessing_is_slowed_and_the_host_keeps_a_way_in(app):
+    now = [1000.0]
+    gate = app.extensions["cupbearer"].gate
+    gate._clock = lambda: now[0]  # modelled time: no test waits for real
     client = app.test_client()
     token = csrf_of(client)
+
+    def login(pin):
+        return client.post("/api/host/login", json={"pin": pin}, headers={"X-CSRF-Token": token})
+
     for _ in range(5):
-        reply = client.post(
-            "/api/host/login", json={"pin": "0000"}, headers={"X-CSRF-Token": token}
-        )
-        assert reply.status_code == 401
-    reply = client.post("/api/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": token})
-    assert reply.status_code == 429  # locked out, even with the right PIN
-    assert "wait" in reply.get_json()["error"]
+        assert login("0000").status_code == 401
+    reply = login(PIN)  # within the wait: refused unchecked, even the right PIN
+    assert reply.status_code == 429 and "wait" in reply.get_json()["error"]
     assert client.get("/api/host/state").status_code == 401
+    waits = []
+    for _ in range(8):  # a guesser at the tablet's address keeps trying: the waits grow, capped
+        now[0] += gate.retry_after("127.0.0.1")
+        waits.append(gate.retry_after("127.0.0.1"))
+        assert login("1111").status_code == 401
+        waits.append(gate.retry_after("127.0.0.1"))
+    assert max(waits) == gate.lockout and waits[1] < waits[3] < gate.lockout
+    now[0] += gate.retry_after("127.0.0.1")  # at most `lockout` seconds later:
+    assert login(PIN).status_code == 200  # the Host is in
+    assert client.get("/api/host/state").status_code == 200
 
 
 def test_csrf_is_required_on_every_state_changing_request(app, host, service):
@@ -305,3 +318,40 @@ def test_sse_heartbeat(app, service, viewer, settings):
         assert any(b": heartbeat" in c for c in seen)
     finally:
         response.close()
+
+
+def test_logging_out_ends_the_host_session_on_the_server(app, host, service):
+    client, token = host
+    copy = app.test_client()  # the same cookie, copied to another browser
+    copy.set_cookie("cupbearer_host", client.get_cookie("cupbearer_host").value)
+    assert copy.get("/api/host/state").status_code == 200
+    stream = client.get("/api/stream?viewer=host", buffered=False)
+    frames = iter(stream.response)
+    next(frames)  # connected
+    assert (
+        client.post("/api/host/logout", json={}, headers={"X-CSRF-Token": token}).status_code == 200
+    )
+    rest = b"".join(frames)
+    assert b"event: closed" in rest and b"logged_out" in rest  # its open stream ended at once
+    stream.close()
+    assert copy.get("/api/host/state").status_code == 401  # the copy opens nothing now
+    assert copy.get("/api/stream?viewer=host").status_code == 401
+
+
+def test_the_host_can_end_every_session_and_sessions_expire(app, service):
+    from webhelpers import log_in
+
+    first, second = log_in(app), log_in(app)
+    token = csrf_of(first)
+    reply = first.post(
+        "/api/host/logout", json={"everywhere": True}, headers={"X-CSRF-Token": token}
+    )
+    assert reply.status_code == 200
+    assert second.get("/api/host/state").status_code == 401
+    sessions = app.extensions["cupbearer"].sessions
+    now = [1_000_000.0]
+    sessions.clock = lambda: now[0]
+    third = log_in(app)
+    assert third.get("/api/host/state").status_code == 200
+    now[0] += sessions.idle + 1  # unused for longer than the idle time
+    assert third.get("/api/host/state").status_code == 401

@@ -84,6 +84,16 @@ def seat_responses(client):
     ]
 
 
+def log_in(app):
+    """A test client logged in as the Host through the API."""
+    client = app.test_client()
+    reply = client.post(
+        "/api/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": csrf_of(client)}
+    )
+    assert reply.status_code == 200
+    return client
+
+
 def log_in_as_host(page, base):
     """Log a Chromium page in as the Host through the Host page's PIN form."""
     page.goto(f"{base}/host")

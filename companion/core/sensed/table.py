@@ -28,7 +28,7 @@ from typing import Any
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import CHANCE, Action, Event, Mode
 from companion.core.games.goblets.state import GobletsState
-from companion.core.games.goblets.tokens import Token, check_contents
+from companion.core.games.goblets.tokens import check_contents, is_kind
 from companion.core.sensed import actors
 from companion.core.sensed.places import (
     GobletNames,
@@ -157,7 +157,7 @@ class SensedTable:
             self._check_place(event.get("seat"), "seat")
         elif kind == "pour":
             self._check_name(event.get("goblet"), "goblet")
-            if event.get("token") not in {t.value for t in Token}:
+            if not is_kind(event.get("token")):
                 raise MalformedInput(f"unknown token {event.get('token')!r}", field="token")
         elif kind in MOVES:
             return self._on_layout(event)

@@ -60,6 +60,7 @@ const CB = {
   },
   /* The phone's seat has ended: replace the page with the way back in. */
   rejoin(reason) {
+    if (reason === "logged_out") { location.assign("/host"); return; }  // the Host logged out
     const text = reason === "freed" ? "The Host freed your seat." : "A new game has started.";
     document.body.dataset.rejoin = reason;
     const main = document.querySelector("main");

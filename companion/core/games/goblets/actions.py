@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import Action, Event, Mode
 from companion.core.games.goblets import abilities, flow, rules, toast
-from companion.core.games.goblets.tokens import Token, check_contents
+from companion.core.games.goblets.tokens import Token, check_contents, is_kind
 
 if TYPE_CHECKING:
     from companion.core.games.goblets.state import GobletsState
@@ -74,7 +74,7 @@ def parse(state: GobletsState, action: Action, mode: Mode) -> int | None:
         seat = _int(action, "seat", state.opts.players)
     if kind == "pour":
         _int(action, "goblet", n)
-        if action.get("token") not in {t.value for t in Token}:
+        if not is_kind(action.get("token")):
             raise MalformedInput(f"unknown token kind {action.get('token')!r}", field="token")
     elif kind == "rotate":
         if action.get("direction") not in DIRECTIONS:

@@ -27,7 +27,7 @@ from typing import Any
 
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.scoring import ScoringOverride
-from companion.core.games.goblets.tokens import Token
+from companion.core.games.goblets.tokens import is_kind
 
 TIMINGS = (
     "course_start",
@@ -125,7 +125,7 @@ class Character:
             raise MalformedInput("only a scoring_override card has one", field=f"{field}.override")
         token = data.get("token")
         if effect == "take_token":
-            if token not in {t.value for t in Token}:
+            if not is_kind(token):
                 raise MalformedInput(f"unknown token kind {token!r}", field=f"{field}.token")
         elif token is not None:
             raise MalformedInput("only a take_token card has one", field=f"{field}.token")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import Action, Event, Mode
 from companion.core.games.goblets import rules, toast
-from companion.core.games.goblets.tokens import COURSE_SUPPLY, Token
+from companion.core.games.goblets.tokens import COURSE_SUPPLY, Token, is_kind
 from companion.core.games.goblets.winetasters import layout
 
 if TYPE_CHECKING:
@@ -159,8 +159,7 @@ def apply_chance(state: GobletsState, action: Action, mode: Mode) -> list[Event]
         if sorted(map(str, tokens)) != sorted(_initial_pour_tokens(opts.places)):
             needed = {kind: tokens.count(kind) for kind in set(tokens)}
             possible = all(
-                kind in {t.value for t in Token} and state.pool.get(kind, 0) >= n
-                for kind, n in needed.items()
+                is_kind(kind) and state.pool.get(kind, 0) >= n for kind, n in needed.items()
             )
             if mode is not Mode.RECORDING or not possible:
                 raise MalformedInput(

@@ -26,6 +26,15 @@ class Token(StrEnum):
     OGRE_POISON = "ogre_poison"
 
 
+KINDS = frozenset(token.value for token in Token)
+"""Every token kind's name."""
+
+
+def is_kind(value: Any) -> bool:
+    """True if ``value`` names a token kind (anything else, a list or a dict too, is not one)."""
+    return isinstance(value, str) and value in KINDS
+
+
 COURSE_SUPPLY: Mapping[Token, int] = {Token.WINE: 3, Token.POISON: 2, Token.ANTIDOTE: 2}
 """Behind each screen each Course: "Each player takes 3 Wine, 2 Poison, and 2 Antidote tokens"."""
 
