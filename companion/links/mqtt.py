@@ -166,6 +166,11 @@ class MqttLink:
             self.malformed += 1
             log.warning("%s: dropped %s: %s", self.link_name, message.topic, error)
             return
+        except Exception:
+            # A decoder bug must not end paho's network thread: counted, logged, dropped.
+            self.malformed += 1
+            log.exception("%s: could not decode %s", self.link_name, message.topic)
+            return
         now = self.clock()
         if isinstance(record, Status):
             with self._lock:

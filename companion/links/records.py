@@ -20,6 +20,12 @@ PROTO_VERSION = 1
 #: UID lengths in bytes: ISO 14443A single/double/triple size (4, 7, 10) and ISO 15693 (8).
 UID_LENGTHS = frozenset({4, 7, 8, 10})
 FAULT_CODES = {1: "no chip answer", 2: "version register mismatch", 3: "timeout"}
+MAX_SEAT = 15
+"""Seats are 0..15: a table has at most 12 players, with room for spare readers."""
+MAX_TAGS = 64
+"""Tags one snapshot may carry: a seat's Goblet, its revealed tokens and stray tags, with room."""
+FW_LENGTH = 32
+"""The longest firmware version string."""
 LOG_LEVELS = {0: "debug", 1: "info", 2: "warn", 3: "error"}
 _NODE_ID = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 _HEX = re.compile(r"^[0-9A-F]+$")
@@ -165,17 +171,44 @@ def check_tags(values: Any) -> tuple[str, ...]:
     """A list of distinct UIDs, returned sorted."""
     if not isinstance(values, list | tuple | set | frozenset):
         raise MalformedInput("must be a list of UIDs", field="tags")
+    if len(values) > MAX_TAGS:
+        raise MalformedInput(f"at most {MAX_TAGS} tags in one snapshot", field="tags")
     tags = tuple(sorted({check_uid(v) for v in values}))
     if len(tags) != len(values):
         raise MalformedInput("duplicate UID", field="tags")
     return tags
 
 
+def check_seat(value: Any, field: str = "seat") -> int:
+    """A seat index, 0 to :data:`MAX_SEAT`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEAT:
+        raise MalformedInput(f"must be a seat 0..{MAX_SEAT}, got {value!r}", field=field)
+    return value
+
+
 def check_seats(values: Any) -> tuple[int, ...]:
-    """A non-empty list of seat indices (u8)."""
+    """A non-empty list of distinct seat indices."""
     if not isinstance(values, list | tuple) or not values:
         raise MalformedInput("must be a non-empty list of seat indices", field="seats")
-    return tuple(check_uint(s, 8, "seats") for s in values)
+    seats = tuple(check_seat(s, "seats") for s in values)
+    if len(set(seats)) != len(seats):
+        raise MalformedInput("a seat is listed twice", field="seats")
+    return seats
+
+
+def check_fw(value: Any) -> str:
+    """A firmware version: 1 to :data:`FW_LENGTH` printable ASCII characters."""
+    text = check_ascii(value, "fw", FW_LENGTH)
+    if not text.isprintable():
+        raise MalformedInput(f"must be printable, got {value!r}", field="fw")
+    return text
+
+
+def check_fault_code(value: Any) -> int:
+    """A reader fault code of the protocol (1 no chip answer, 2 version mismatch, 3 timeout)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in FAULT_CODES:
+        raise MalformedInput(f"must be one of {sorted(FAULT_CODES)}, got {value!r}", field="code")
+    return value
 
 
 # --- field dictionaries (golden vectors, logs) ---------------------------------------------

@@ -36,8 +36,10 @@ from companion.links.records import (
     Snapshot,
     Status,
     Unknown,
-    check_ascii,
+    check_fault_code,
+    check_fw,
     check_node_id,
+    check_seat,
     check_seats,
     check_tags,
     check_uint,
@@ -80,6 +82,12 @@ TYPE_HEARTBEAT = 0x03
 TYPE_LOG = 0x04
 TYPE_READER_FAULT = 0x05
 TOPIC_PREFIX = "cupbearer/v1"
+MAX_MQTT_PAYLOAD = 4096
+"""The largest MQTT payload read (a 64-tag snapshot is about 1.4 KB)."""
+SEQ_WINDOW = 128
+"""A forward SEQ step of at most this many frames is a gap (frames lost); a larger one, or a HELLO
+with SEQ 0 (a node's first frame after boot), is the node's counter starting again: counted as a
+reset, not as up to 255 lost frames."""
 
 
 def crc16_ccitt_false(data: bytes, crc: int = 0xFFFF) -> int:
@@ -107,14 +115,14 @@ def encode_payload(record: Record) -> tuple[int, bytes]:
         return TYPE_HELLO, (
             bytes([check_uint(record.proto, 8, "proto")])
             + _short_str(check_node_id(record.node))
-            + _short_str(check_ascii(record.fw, "fw"))
+            + _short_str(check_fw(record.fw))
             + bytes([len(seats), *seats])
         )
     if isinstance(record, Snapshot):
         tags = check_tags(list(record.tags))
         body = struct.pack(
             ">BHIB",
-            check_uint(record.seat, 8, "seat"),
+            check_seat(record.seat),
             check_uint(record.seq, 16, "seq"),
             check_uint(record.t_ms, 32, "t_ms"),
             len(tags),
@@ -136,9 +144,7 @@ def encode_payload(record: Record) -> tuple[int, bytes]:
         text = record.text.encode("utf-8")[: MAX_PAYLOAD - 1]
         return TYPE_LOG, bytes([check_uint(record.level, 2, "level")]) + text
     if isinstance(record, ReaderFault):
-        return TYPE_READER_FAULT, bytes(
-            [check_uint(record.seat, 8, "seat"), check_uint(record.code, 8, "code")]
-        )
+        return TYPE_READER_FAULT, bytes([check_seat(record.seat), check_fault_code(record.code)])
     raise MalformedInput(f"cannot encode {type(record).__name__}", field="type")
 
 
@@ -176,12 +182,13 @@ def decode_payload(ftype: int, payload: bytes) -> Record | Unknown:
     if ftype == TYPE_HELLO:
         proto = r.u8("proto")
         node = check_node_id(_ascii_bytes(r.take(r.u8("node"), "node"), "node"))
-        fw = _ascii_bytes(r.take(r.u8("fw"), "fw"), "fw")
-        seats = tuple(r.take(r.u8("seats"), "seats"))
+        fw = check_fw(_ascii_bytes(r.take(r.u8("fw"), "fw"), "fw"))
+        seats = check_seats(list(r.take(r.u8("seats"), "seats")))
         r.end()
         return Hello(node=node, fw=fw, seats=seats, proto=proto)
     if ftype == TYPE_SNAPSHOT:
         seat, seq, t_ms, n_tags = struct.unpack(">BHIB", r.take(8, "seat"))
+        check_seat(seat)
         tags = []
         for _ in range(n_tags):
             length = r.u8("tags")
@@ -202,7 +209,7 @@ def decode_payload(ftype: int, payload: bytes) -> Record | Unknown:
             raise MalformedInput(f"must be 0..3, got {level}", field="level")
         return Log(level=level, text=payload[1:].decode("utf-8", errors="replace"))
     if ftype == TYPE_READER_FAULT:
-        seat, code = r.u8("seat"), r.u8("code")
+        seat, code = check_seat(r.u8("seat")), check_fault_code(r.u8("code"))
         r.end()
         return ReaderFault(seat=seat, code=code)
     return Unknown(type=ftype, payload=bytes(payload))
@@ -243,6 +250,7 @@ class DecoderStats:
     malformed: int = 0
     unknown: int = 0
     lost_frames: int = 0
+    seq_resets: int = 0
 
 
 class FrameDecoder:
@@ -259,6 +267,8 @@ class FrameDecoder:
         self.stats = DecoderStats()
         self.last_seq: int | None = None
         self.errors: list[MalformedInput] = []
+        self._lent = False
+        """The last frame ended with a SYNC0 byte that may have been the next frame's."""
 
     def feed(self, data: bytes) -> list[Frame]:
         """Add received bytes; returns every frame completed by them, in order."""
@@ -280,6 +290,18 @@ class FrameDecoder:
         """Forget partial input and the SEQ history (a new connection)."""
         self.buffer.clear()
         self.last_seq = None
+        self._lent = False
+
+    def _count_seq(self, seq: int, record: object) -> None:
+        """Count the frames lost between two good ones (a HELLO or a jump: a counter reset)."""
+        if self.last_seq is not None:
+            step = (seq - self.last_seq) % 256
+            booted = isinstance(record, Hello) and seq == 0  # a node's first frame after boot
+            if 1 <= step <= SEQ_WINDOW and not booted:
+                self.stats.lost_frames += step - 1
+            else:
+                self.stats.seq_resets += 1
+        self.last_seq = seq
 
     def _drop(self, n: int) -> None:
         del self.buffer[:n]
@@ -289,6 +311,14 @@ class FrameDecoder:
         frames: list[Frame] = []
         buf = self.buffer
         while True:
+            if self._lent and buf:
+                # A frame cut by its last byte borrows the next frame's SYNC0 when that byte was
+                # also 0xCB: its CRC then checks, and the next frame would lose its sync. If a
+                # SYNC1 follows, the byte is given back to the next frame (garbage otherwise:
+                # the hunt drops it).
+                self._lent = False
+                if buf[0] == SYNC[1]:
+                    buf[:0] = SYNC[:1]
             start = buf.find(SYNC)
             if start < 0:
                 # Keep a trailing SYNC0: its SYNC1 may be in the next read.
@@ -312,16 +342,16 @@ class FrameDecoder:
                 self._drop(1)
                 continue
             seq, ftype, payload = buf[3], buf[4], bytes(buf[5 : end - 2])
+            self._lent = buf[end - 1] == SYNC[0]
             del buf[:end]
-            if self.last_seq is not None:
-                self.stats.lost_frames += (seq - self.last_seq - 1) % 256
-            self.last_seq = seq
             try:
                 record = decode_payload(ftype, payload)
             except MalformedInput as error:
+                self._count_seq(seq, None)
                 self.stats.malformed += 1
                 self.errors = [*self.errors[-9:], error]
                 continue
+            self._count_seq(seq, record)
             if isinstance(record, Unknown):
                 self.stats.unknown += 1
             self.stats.frames += 1
@@ -338,7 +368,7 @@ def node_topic(node: str, leaf: str) -> str:
 
 def seat_topic(seat: int) -> str:
     """``cupbearer/v1/seat/<seat>/snapshot``: the retained latest snapshot of one seat."""
-    return f"{TOPIC_PREFIX}/seat/{check_uint(seat, 8, 'seat')}/snapshot"
+    return f"{TOPIC_PREFIX}/seat/{check_seat(seat)}/snapshot"
 
 
 def compact_json(data: dict[str, Any]) -> bytes:
@@ -370,13 +400,13 @@ def encode_mqtt(record: Record | Status) -> Publication:
         )
     node = _need_node(record)
     if isinstance(record, Hello):
-        data = {"fw": check_ascii(record.fw, "fw"), "node": node, "proto": record.proto}
+        data = {"fw": check_fw(record.fw), "node": node, "proto": record.proto}
         data["seats"] = list(check_seats(list(record.seats)))
         return Publication(node_topic(node, "hello"), compact_json(data), 1, True)
     if isinstance(record, Snapshot):
         data = {
             "node": node,
-            "seat": check_uint(record.seat, 8, "seat"),
+            "seat": check_seat(record.seat),
             "seq": check_uint(record.seq, 16, "seq"),
             "t_ms": check_uint(record.t_ms, 32, "t_ms"),
             "tags": list(check_tags(list(record.tags))),
@@ -387,10 +417,7 @@ def encode_mqtt(record: Record | Status) -> Publication:
         data["uptime_ms"] = check_uint(record.uptime_ms, 32, "uptime_ms")
         return Publication(node_topic(node, "heartbeat"), compact_json(data), 0, False)
     if isinstance(record, ReaderFault):
-        data = {
-            "code": check_uint(record.code, 8, "code"),
-            "seat": check_uint(record.seat, 8, "seat"),
-        }
+        data = {"code": check_fault_code(record.code), "seat": check_seat(record.seat)}
         return Publication(node_topic(node, "fault"), compact_json(data), 1, False)
     if isinstance(record, Log):
         data = {"level": check_uint(record.level, 2, "level"), "text": str(record.text)}
@@ -399,10 +426,14 @@ def encode_mqtt(record: Record | Status) -> Publication:
 
 
 def _json_object(payload: bytes) -> dict[str, Any]:
+    if len(payload) > MAX_MQTT_PAYLOAD:
+        # A record is a few hundred bytes: a huge one is refused unread (one 3.4 MB snapshot
+        # of 200,000 tags stalled the reading thread for 18 s).
+        raise MalformedInput(f"{len(payload)} bytes exceed {MAX_MQTT_PAYLOAD}", field="payload")
     try:
         data = json.loads(bytes(payload).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise MalformedInput(f"not JSON: {error}", field="payload") from error
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise MalformedInput(f"not JSON: {type(error).__name__}", field="payload") from None
     if not isinstance(data, dict):
         raise MalformedInput("must be a JSON object", field="payload")
     return data
@@ -422,7 +453,7 @@ def decode_mqtt(topic: str, payload: bytes) -> Record | Status:
     _, _, scope, name, leaf = parts
     if scope == "seat" and leaf == "snapshot":
         data = _json_object(payload)
-        seat = check_uint(_get(data, "seat"), 8, "seat")
+        seat = check_seat(_get(data, "seat"))
         if str(seat) != name:
             raise MalformedInput(f"seat {seat} published on {topic!r}", field="seat")
         return Snapshot(
@@ -446,7 +477,7 @@ def decode_mqtt(topic: str, payload: bytes) -> Record | Status:
             raise MalformedInput(f"hello of {data['node']!r} on {topic!r}", field="node")
         return Hello(
             node=node,
-            fw=check_ascii(_get(data, "fw"), "fw"),
+            fw=check_fw(_get(data, "fw")),
             seats=check_seats(_get(data, "seats")),
             proto=check_uint(_get(data, "proto"), 8, "proto"),
         )
@@ -458,8 +489,8 @@ def decode_mqtt(topic: str, payload: bytes) -> Record | Status:
         )
     if leaf == "fault":
         return ReaderFault(
-            seat=check_uint(_get(data, "seat"), 8, "seat"),
-            code=check_uint(_get(data, "code"), 8, "code"),
+            seat=check_seat(_get(data, "seat")),
+            code=check_fault_code(_get(data, "code")),
             node=node,
         )
     if leaf == "log":

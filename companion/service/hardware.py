@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 
 TICK = 0.5
 """Seconds between two advances of the tracker's time when no snapshot arrives."""
+SILENT_AFTER = 3.0
+"""Seconds without a seat's snapshot before its reader is shown offline (a node sends each seat's
+snapshot at least every 2 s)."""
 
 
 class HardwareTable:
@@ -74,6 +77,10 @@ class HardwareTable:
         self.bridge: SensedTable | None = None
         self.observed = 0
         self.ignored_seats: set[int] = set()
+        self.last_snapshot: dict[int, float] = {}
+        """When each seat's reader last reported: a reader is online while it reports, even
+        before its node's HELLO (a node already running when the link opened says hello only
+        every 30 s)."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="hardware-table", daemon=True)
         service.sense("readers")  # the Host may now start games played with the reader nodes
@@ -136,6 +143,7 @@ class HardwareTable:
                 now = self.clock()
                 if now - last_tick >= TICK:
                     last_tick = now
+                    self._silent_readers(now)
                     bridge = self.session()
                     if bridge is not None:
                         bridge.advance(now)
@@ -145,9 +153,19 @@ class HardwareTable:
             except Exception:
                 log.exception("sensed table failed on %r", item)
 
+    def _silent_readers(self, now: float) -> None:
+        """Show offline the readers that stopped reporting."""
+        for seat, seen in list(self.last_snapshot.items()):
+            if now - seen > SILENT_AFTER:
+                del self.last_snapshot[seat]
+                self.service.set_reader(seat, "offline")
+
     def _take(self, item: Any) -> None:
         if isinstance(item, Observation):
             self.observed += 1
+            if item.seat not in self.last_snapshot:
+                self.service.set_reader(item.seat, "online")  # (a "broken" mark stays)
+            self.last_snapshot[item.seat] = self.clock()
             bridge = self.session()
             if bridge is None:
                 return

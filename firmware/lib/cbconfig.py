@@ -135,7 +135,7 @@ def check(raw):
     for i, value in enumerate(cfg["seats"]):
         path = "seats[%d]" % i
         seat = _section(path, value, _SEAT)
-        index = _int(path + ".seat", seat["seat"], 0, 255)
+        index = _int(path + ".seat", seat["seat"], 0, 15)  # the protocol's seats: 0..15
         if index in seen:
             raise ConfigError(path + ".seat", "seat %d listed twice" % index)
         seen.add(index)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import struct
 from pathlib import Path
 
 import pytest
@@ -145,7 +146,7 @@ def test_decode_frame_rejects_damage_with_field():
         (Snapshot(seat=0, seq=0, t_ms=0, tags=tuple(f"{i:014X}" for i in range(30))), "payload"),
         (Hello(node="bad/id", fw="1", seats=(0,)), "node"),
         (Hello(node="n1", fw="1", seats=()), "seats"),
-        (Hello(node="n1", fw="1", seats=tuple(range(250))), "payload"),
+        (Hello(node="n1", fw="1", seats=tuple(range(250))), "seats"),  # seats are 0..15
     ],
 )
 def test_encoding_out_of_range_is_a_typed_error(record, field):
@@ -171,7 +172,7 @@ def _pub(record):
 uids = st.sampled_from([4, 7, 8, 10]).flatmap(lambda n: st.binary(min_size=n, max_size=n))
 snapshots = st.builds(
     Snapshot,
-    seat=st.integers(0, 255),
+    seat=st.integers(0, 15),  # seats are 0..15
     seq=st.integers(0, 0xFFFF),
     t_ms=st.integers(0, 0xFFFFFFFF),
     tags=st.sets(uids.map(lambda b: b.hex().upper()), max_size=20).map(tuple),
@@ -221,3 +222,76 @@ def test_arbitrary_mqtt_input_is_decoded_or_a_typed_error(leaf, payload):
             assert error.field
         else:
             assert wire.to_fields(record)["type"]
+
+
+def _frame(ftype: int, payload: bytes, seq: int = 0) -> bytes:
+    """A CRC-valid frame around any payload (to send what the encoder would refuse)."""
+    body = bytes([len(payload), seq, ftype]) + payload
+    return wire.SYNC + body + wire.crc16_ccitt_false(body).to_bytes(2, "big")
+
+
+def test_a_frame_cut_by_a_last_byte_0xcb_costs_no_other_frame():
+    """The truncated frame borrows the next frame's SYNC0 and its CRC checks: both are kept."""
+    snap = Snapshot(seat=1, seq=7, t_ms=1000, tags=("04A1B2C3D4E5F6",))
+    seq = next(s for s in range(256) if wire.encode_frame(snap, s)[-1] == 0xCB)
+    cut = wire.encode_frame(snap, seq)[:-1]
+    after = [Snapshot(seat=2, seq=i, t_ms=i, tags=()) for i in range(3)]
+    stream = cut + b"".join(wire.encode_frame(s, (seq + 1 + i) % 256) for i, s in enumerate(after))
+    for step in (1, 3, len(stream)):  # however the reads cut it
+        decoder, frames = FrameDecoder(), []
+        for i in range(0, len(stream), step):
+            frames += decoder.feed(stream[i : i + step])
+        assert [f.record for f in frames] == [snap, *after]
+
+
+def test_lost_frames_are_counted_honestly_across_restarts():
+    """A node that restarts (HELLO with SEQ 0) and a line that drops frames now and then: the
+    count is the frames actually lost, not (delta - 1) mod 256 at every restart."""
+    rng = random.Random(4)
+    hello = Hello(node="n1", fw="1.0.0", seats=(0, 1))
+    stream, lost = b"", 0
+    for _boot in range(12):
+        seq = 0
+        stream += wire.encode_frame(hello, seq)
+        for _ in range(rng.randint(20, 300)):
+            seq = (seq + 1) % 256
+            if rng.random() < 0.05:
+                lost += 1  # this frame never arrives
+                continue
+            stream += wire.encode_frame(Snapshot(seat=0, seq=seq, t_ms=seq, tags=()), seq)
+    decoder = FrameDecoder()
+    decoder.feed(stream)
+    assert decoder.stats.lost_frames == lost and decoder.stats.seq_resets == 11
+
+
+@pytest.mark.parametrize(
+    ("ftype", "payload", "field"),
+    [
+        (0x02, struct.pack(">BHIB", 255, 0, 0, 0), "seat"),  # seat 255
+        (0x01, b"\x01\x02n1\x011\x00", "seats"),  # HELLO with no seats
+        (0x01, b"\x01\x02n1\x011\x02\x00\x00", "seats"),  # the same seat twice
+        (0x01, b"\x01\x02n1\x00\x01\x00", "fw"),  # empty firmware version
+        (0x01, b"\x01\x02n1\xc8" + b"1" * 200 + b"\x01\x00", "fw"),  # 200 characters
+        (0x05, b"\x00\x00", "code"),  # fault code 0
+        (0x05, b"\x00\x63", "code"),  # fault code 99
+    ],
+)
+def test_the_decoder_refuses_what_the_spec_refuses(ftype, payload, field):
+    decoder = FrameDecoder()
+    good = wire.encode_frame(Snapshot(seat=0, seq=1, t_ms=0, tags=()), 1)
+    frames = decoder.feed(_frame(ftype, payload) + good)
+    assert [f.record for f in frames] == [Snapshot(seat=0, seq=1, t_ms=0, tags=())]
+    assert decoder.stats.malformed == 1 and decoder.errors[-1].field == field
+
+
+def test_mqtt_payloads_too_deep_or_too_large_are_malformed_at_once():
+    nested = b"[" * 2000 + b"]" * 2000  # under the size limit, deeper than json can follow
+    with pytest.raises(MalformedInput, match="JSON"):
+        wire.decode_mqtt("cupbearer/v1/node/n1/hello", nested)
+    tags = [f"{i:014X}" for i in range(200_000)]
+    huge = json.dumps({"node": "n1", "seat": 0, "seq": 0, "t_ms": 0, "tags": tags}).encode()
+    with pytest.raises(MalformedInput, match="exceed"):
+        wire.decode_mqtt("cupbearer/v1/seat/0/snapshot", huge)
+    many = json.dumps({"node": "n1", "seat": 0, "seq": 0, "t_ms": 0, "tags": tags[:65]}).encode()
+    with pytest.raises(MalformedInput, match="at most 64"):
+        wire.decode_mqtt("cupbearer/v1/seat/0/snapshot", many)

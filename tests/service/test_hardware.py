@@ -27,6 +27,14 @@ def test_mqtt_node_to_journal(settings, mosquitto):
     service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(21), 4, specials=0.0)
     readings = SimulatedReaders(scenario, NOISE["none"], random.Random(4), node="node-1")
+    shown: list[tuple[int, str]] = []
+    set_reader = service.set_reader
+
+    def showing(seat, status, **kwargs):
+        shown.append((seat, status))
+        set_reader(seat, status, **kwargs)
+
+    service.set_reader = showing
     hardware = HardwareTable(
         service, scenario.registry, mqtt=mosquitto.url, clock=lambda: time.monotonic() * SPEED
     ).start()
@@ -48,7 +56,10 @@ def test_mqtt_node_to_journal(settings, mosquitto):
             return goblets == expected and seats == final["seats"]
 
         assert wait_for(recorded), service.table.state.view(PUBLIC)
-        assert service.message(PUBLIC)["readers"] == {str(s): "online" for s in range(4)}
+        # Every reader was shown online while it reported (and offline once the node's run ended
+        # and its snapshots stopped: a seat is online while its reader reports).
+        assert {seat for seat, status in shown if status == "online"} == {0, 1, 2, 3}
+        assert set(service.message(PUBLIC)["readers"]) == {"0", "1", "2", "3"}
         entries = service.store.entries(service.table.record.id)
         assert entries[0].action["type"] == "initial_pour"
         assert {e.mode for e in entries} == {Mode.RECORDING}

@@ -128,3 +128,20 @@ def test_host_fixes_and_node_seats_are_recorded(settings):
     events = [e for line in lines for e in apply(tracker, line)]
     assert events[0]["seats"] == [0, 1, 2, 3]
     assert any(e["event"] == "fixed" for e in events)
+
+
+def test_a_reader_is_online_while_it_reports_even_before_its_nodes_hello(settings):
+    """A node already running when the link opened says HELLO only every 30 s: its seats are
+    online as soon as their snapshots arrive, and offline once they stop."""
+    now = [100.0]
+    service = Service(settings, games=registry.load_all(), rng=random.Random(3))
+    scenario = Scenario.generate(random.Random(8), 4, specials=0.0)
+    hardware = HardwareTable(service, scenario.registry, clock=lambda: now[0]).start()
+    try:
+        hardware.items.put(Observation.of(0.1, 2, []))
+        assert wait_for(lambda: service.readers.get(2) == "online", 5, 0.01)
+        now[0] += 10  # the reader falls silent
+        assert wait_for(lambda: service.readers.get(2) == "offline", 5, 0.01)
+    finally:
+        hardware.stop()
+        service.close()
