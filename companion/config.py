@@ -79,6 +79,8 @@ class HardwareSettings:
     registry: str | None = None
     """The enrolled tags (JSON, as ``companion track`` reads); default
     ``<data_dir>/registry.json``."""
+    recordings_mb: int = 256
+    """The most megabytes the readers' recordings (``<data_dir>/recordings``) may hold; 0: none."""
 
     @property
     def is_configured(self) -> bool:

@@ -136,6 +136,7 @@ def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
         mqtt=config.hardware.mqtt,
         serial=config.hardware.serial,
         data_dir=config.data_dir,  # recordings/game-<id>.jsonl: what the tracker read
+        recordings_mb=config.hardware.recordings_mb,
     )
     service.resume()
     if service.table is None:

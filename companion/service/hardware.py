@@ -13,8 +13,11 @@ With a ``data_dir`` the stream the tracker reads is recorded (:mod:`companion.st
 DESIGN.md principle 5: "Raw sensor streams can be recorded and replayed through the tracker"):
 one file per game, ``<data_dir>/recordings/game-<id>.jsonl`` (appended to when the game is
 resumed), holding every seat snapshot and node status handed to the game's tracker, and the
-Host's layout fixes and reveals. ``companion track --registry <data_dir>/registry.json --seats N
---layout <the Houses in play, seat by seat> < game-<id>.jsonl`` replays it.
+Host's layout fixes and reveals. The folder is capped (``[hardware] recordings_mb``, 256 MB; 0
+records nothing): a new game's recording first deletes the oldest ones to leave it half the cap,
+and stops (saying so in its last line) if it reaches that half. ``companion track --registry
+<data_dir>/registry.json --seats N --layout <the Houses in play, seat by seat> < game-<id>.jsonl``
+replays it.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from companion.core.tags import TagRegistry
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
 from companion.service.sensing import SensedTable
 from companion.service.table import Service
-from companion.store.recordings import RecordingWriter, recording_path
+from companion.store.recordings import RecordingWriter, prune, recording_path
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +59,11 @@ class HardwareTable:
         serial: str | None = None,
         clock: Callable[[], float] = time.monotonic,
         data_dir: Path | None = None,
+        recordings_mb: int = 256,
     ) -> None:
         self.service = service
-        self.data_dir = data_dir
+        self.data_dir = data_dir if recordings_mb > 0 else None
+        self.recordings_bytes = recordings_mb * 1024 * 1024
         self.recording: RecordingWriter | None = None
         self.recording_path: Path | None = None
         self.registry = registry
@@ -127,7 +132,11 @@ class HardwareTable:
         if self.recording is not None:
             self.recording.close()
         self.recording_path = recording_path(self.data_dir, f"game-{game_id}")
-        self.recording = RecordingWriter(self.recording_path)
+        # The folder is kept under its cap: the oldest recordings go first, and one game's
+        # file may take half of it.
+        for old in prune(self.data_dir, self.recordings_bytes // 2, spare=self.recording_path):
+            log.info("recordings: %s deleted to stay under the cap", old.name)
+        self.recording = RecordingWriter(self.recording_path, limit=self.recordings_bytes // 2)
         self.bridge.recording = self.recording  # the Host's fixes and reveals go in too
 
     def _run(self) -> None:

@@ -40,21 +40,62 @@ def recording_path(data_dir: Path, name: str) -> Path:
     return folder / f"{name}.jsonl"
 
 
-class RecordingWriter:
-    """Appends the lines of a recording to ``target`` (a path, or an open text stream)."""
+NOTE_ROOM = 96
+"""Bytes kept free under a recording's cap for the line that says it stopped."""
 
-    def __init__(self, target: Path | str | TextIO) -> None:
+
+def prune(data_dir: Path, keep_bytes: int, spare: Path | None = None) -> list[Path]:
+    """Delete the oldest recordings until the folder holds at most ``keep_bytes`` (``spare``, the
+    one being written, is never deleted); returns the deleted files."""
+    folder = Path(data_dir) / "recordings"
+    if not folder.is_dir():
+        return []
+    files = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
+    total = sum(p.stat().st_size for p in files)
+    deleted = []
+    for path in files:
+        if total <= keep_bytes:
+            break
+        if spare is not None and path == spare:
+            continue
+        total -= path.stat().st_size
+        path.unlink(missing_ok=True)
+        deleted.append(path)
+    return deleted
+
+
+class RecordingWriter:
+    """Appends the lines of a recording to ``target`` (a path, or an open text stream).
+
+    ``limit``: the most bytes the recording may reach; past it one last line says so (``{"t",
+    "note": "recording stopped: ..."}``, which a replay skips) and nothing more is written. A game
+    night's readers write 20 MB an hour; the cap keeps an SD card from filling.
+    """
+
+    def __init__(self, target: Path | str | TextIO, *, limit: int | None = None) -> None:
         if isinstance(target, Path | str):
             self._stream: TextIO = open(target, "a", encoding="utf-8")  # noqa: SIM115
             self._owned = True
+            self.size = Path(target).stat().st_size
         else:
             self._stream = target
             self._owned = False
+            self.size = 0
+        self.limit = limit
         self.lines = 0
+        self.stopped = False
 
     def _write(self, data: Mapping[str, Any]) -> None:
-        self._stream.write(json.dumps(data, ensure_ascii=False) + "\n")
+        if self.stopped:
+            return
+        line = json.dumps(data, ensure_ascii=False) + "\n"
+        if self.limit is not None and self.size + len(line) + NOTE_ROOM > self.limit:
+            self.stopped = True
+            note = {"t": data.get("t", 0.0), "note": f"recording stopped: {self.limit} bytes"}
+            line = json.dumps(note) + "\n"
+        self._stream.write(line)
         self._stream.flush()
+        self.size += len(line.encode("utf-8"))
         self.lines += 1
 
     def observation(self, obs: Observation) -> None:
@@ -122,4 +163,6 @@ def apply(tracker: Tracker, data: Any) -> list[dict[str, Any]]:
         if not isinstance(data["fix"], dict):
             raise MalformedInput("must be an object of seat -> goblet", field="fix")
         return tracker.fix_layout(data["fix"], t)
+    if "note" in data:
+        return []  # a remark in the file (the recording stopped at its cap)
     raise MalformedInput("not an observation, node status, reveal or fix (no seat/tags)")

@@ -3,12 +3,15 @@ as live; ``companion simulate`` makes one that ``companion track`` reads back to
 
 import io
 import json
+import os
 import random
 
 import pytest
 
 from companion import cli
 from companion.core.errors import MalformedInput
+from companion.core.observations import Observation
+from companion.core.tags import TagRegistry
 from companion.core.tracking import Tracker
 from companion.store.recordings import RecordingWriter, apply, recording_path
 from companion.virtual import NOISE, Scenario, SimulatedReaders, summarize
@@ -106,3 +109,24 @@ def test_simulate_bad_arguments(capsys, tmp_path, extra, field):
     status = cli.main(["simulate", "--registry-out", str(tmp_path / "r.json"), *extra])
     assert status == 2
     assert f"{field}:" in capsys.readouterr().err
+
+
+def test_a_recording_stops_at_its_cap_and_the_oldest_go_first(tmp_path):
+    from companion.store.recordings import prune
+
+    folder = tmp_path / "recordings"
+    for index in range(5):
+        path = recording_path(tmp_path, f"game-{index}")
+        with RecordingWriter(path, limit=2000) as writer:
+            for n in range(100):
+                writer.observation(Observation.of(float(n), 0, ["04A1B2C3D4E5F6"]))
+        assert writer.stopped and path.stat().st_size <= 2000
+        assert json.loads(path.read_text().splitlines()[-1])["note"].startswith("recording stopped")
+        os.utime(path, (index, index))  # oldest first
+    newest = folder / "game-4.jsonl"
+    deleted = prune(tmp_path, 4000, spare=newest)
+    assert [p.name for p in deleted] == ["game-0.jsonl", "game-1.jsonl", "game-2.jsonl"]
+    assert sum(p.stat().st_size for p in folder.glob("*.jsonl")) <= 4000
+    tracker = Tracker(TagRegistry.from_json({"tags": {}}), 2)
+    for line in newest.read_text().splitlines():
+        apply(tracker, json.loads(line))  # the note line is skipped, the rest replays
