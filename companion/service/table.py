@@ -575,6 +575,7 @@ class Service:
             data.update(
                 {
                     "seq": table.seq,
+                    "at": table.entries[-1].t if table.entries else table.record.created,
                     "game": table.record.game,
                     "game_id": table.record.id,
                     "play": table.record.play,

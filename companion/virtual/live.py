@@ -31,6 +31,9 @@ class LiveScenario:
         self._tags = {goblet: tuple(uids) for goblet, uids in tags.items()}
         self.motions: list[Motion] = []
         self.duration = t
+        self.forget_read = True
+        """The readers drop the motions they have read (a show runs all night: its motions would
+        otherwise be kept for ever)."""
 
     def tags_of(self, goblet: str) -> tuple[str, ...]:
         """The tags in ``goblet`` when reading began (its Coaster ring and tokens)."""

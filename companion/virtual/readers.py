@@ -87,6 +87,7 @@ class SimulatedReaders:
         standing: list[list[str]] = [[g] for g in scenario.layout]
         tags = {g: list(scenario.tags_of(g)) for g in scenario.layout}
         motions = scenario.motions
+        forget = getattr(scenario, "forget_read", False)
         next_motion = 0
         pending: list[tuple[float, int, Observation]] = []
         counter = 0
@@ -99,6 +100,9 @@ class SimulatedReaders:
                 while next_motion < len(motions) and motions[next_motion].t <= t:
                     _apply(motions[next_motion], standing, tags)
                     next_motion += 1
+                if forget and next_motion >= FORGET_AFTER:
+                    del motions[:next_motion]  # a live table's: read, and not needed again
+                    next_motion = 0
                 while pending and pending[0][0] <= t:
                     yield heapq.heappop(pending)[2]
                 seen = self._read(seat, standing, tags)
@@ -126,6 +130,10 @@ class SimulatedReaders:
                 for goblet in standing[neighbour]:
                     seen.extend(u for u in tags[goblet] if rng.random() < noise.crosstalk)
         return seen
+
+
+FORGET_AFTER = 256
+"""Motions of a live table read before the readers drop them."""
 
 
 def _apply(motion, standing: list[list[str]], tags: dict[str, list[str]]) -> None:
