@@ -8,7 +8,10 @@ not silently become a default), and so is a value of the wrong type. Example::
     [web]
     bind = "0.0.0.0"
     port = 8080
-    threads = 8
+    threads = 8                   # Flask's workers (a live stream holds none)
+    streams_per_address = 16
+    connections_per_address = 48
+    header_timeout = 10.0
 
     [host]
     pin = "2718"          # absent: a random PIN is made once and kept in the data directory
@@ -16,6 +19,7 @@ not silently become a default), and so is a value of the wrong type. Example::
     [hardware]
     mqtt = "mqtt://user:password@localhost:1883"
     serial = "/dev/ttyACM0"
+    recordings_mb = 256           # the readers' recordings' cap (0: record nothing)
 
     [game]
     name = "goblets"
@@ -206,6 +210,10 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         raise MalformedInput("must be 'sensed' or 'engine'", field="virtual.mode")
     if config.virtual.noise not in ("none", "moderate", "heavy", "brutal"):
         raise MalformedInput("must be none, moderate, heavy or brutal", field="virtual.noise")
+    if config.hardware.recordings_mb < 0:
+        raise MalformedInput("must be 0 or more", field="hardware.recordings_mb")
+    if config.web.header_timeout <= 0:
+        raise MalformedInput("must be positive", field="web.header_timeout")
     if config.virtual.speed <= 0 or config.virtual.pace <= 0:
         raise MalformedInput("must be positive", field="virtual.speed")
     if config.web.threads < 2:

@@ -6,7 +6,7 @@ Two companions hold the same Raise Your Goblets game right after its first initi
 for where the pour put each token (the two initial pours are indistinguishable for everyone but
 the Goblets). The Host sends the probes a curious player would, interleaved: a reveal naming table
 A's true contents (right at A, wrong at B), a reveal with a guess wrong at both, the Host entering
-a Pour. Each answer's time is measured on loopback HTTP (waitress, the real server). A server's own
+a Pour. Each answer's time is measured on loopback HTTP (the dashboard's own server). A server's own
 speed differs a little from the other's, so the figure that matters is, at each table, the time
 of "A's contents" minus the time of "a wrong guess": a leak would make it differ between A (where
 the guess is right) and B (where it is wrong). The answers themselves must be the same at both.
@@ -54,7 +54,7 @@ def opening(seed: int) -> tuple[list[dict], list[dict]]:
 
 
 class Served:
-    """A companion holding ``actions``, served by waitress on loopback, with the Host logged in."""
+    """A companion holding ``actions`` on the dashboard's server (loopback), the Host logged in."""
 
     def __init__(self, directory: Path, actions: list[dict]) -> None:
         directory.mkdir(parents=True)

@@ -6,8 +6,8 @@ Prints, from one run on this machine:
 - *snapshot -> public SSE*: a virtual node publishes seat snapshots (retained, QoS 1) for 12 seats
   at 10 Hz to a private mosquitto; the service's MQTT link, tracker, sensed session, SQLite journal
   (committed and synced) and SSE hub carry a pour to 20 SSE clients reading
-  ``/api/stream?viewer=public`` over HTTP from waitress, like browsers. Latency is from the publish
-  of the first snapshot that shows the new token to the arrival of the SSE message carrying its
+  ``/api/stream?viewer=public`` over HTTP from the dashboard's server, like browsers. Latency is
+  from the publish of the first snapshot that shows the new token to the arrival of the SSE message carrying its
   ``pour`` event, at every client. Raise Your Goblets has at most 6 places, so seats 0-5 carry
   the table and seats 6-11 are extra readers the table ignores (load on the broker and the link).
 - *bare broker round trip* and *one journal commit* (``synchronous=FULL``), in the same run.
@@ -217,7 +217,13 @@ def main() -> int:
     service.sense("readers")
     service.new_game("goblets", {"players": PLACES}, play="readers")
     hardware = HardwareTable(service, tags, mqtt=broker.url).start()
-    server = WebServer(create_app(service, config), host="127.0.0.1", port=0, threads=32).start()
+    server = WebServer(
+        create_app(service, config),
+        host="127.0.0.1",
+        port=0,
+        threads=8,
+        streams_per_address=args.clients + 4,  # every client here is one loopback address
+    ).start()
     clients = [SseClient(server.port) for _ in range(args.clients)]
     for client in clients:
         client.start()

@@ -1,4 +1,4 @@
-"""A real Chromium (Debian's, driven by Playwright) against the app served by waitress.
+"""A real Chromium (Debian's, driven by Playwright) against the app on the dashboard's server.
 
 The courtroom played by the Host on the tablet, and the default ``companion serve``'s demo table
 moving on the Table page (the whole evening of a group is tests/web/test_game_night.py).

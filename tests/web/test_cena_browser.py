@@ -1,4 +1,4 @@
-"""Cena in a real Chromium (Debian's, driven by Playwright) against the app served by waitress.
+"""Cena in a real Chromium (Debian's, driven by Playwright) against the dashboard's server.
 
 The Cena page on a tablet (1024x768) and House 2's phone (390x844, touch): the phone reveals the
 poison, picks its three Welcome cards, is refused with the rule's words when it plays in front of
