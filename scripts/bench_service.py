@@ -8,8 +8,9 @@ Prints, from one run on this machine:
   (committed and synced) and SSE hub carry a pour to 20 SSE clients reading
   ``/api/stream?viewer=public`` over HTTP from the dashboard's server, like browsers. Latency is
   from the publish of the first snapshot that shows the new token to the arrival of the SSE
-  message carrying its ``pour`` event, at every client. Raise Your Goblets has at most 6 places, so seats 0-5 carry
-  the table and seats 6-11 are extra readers the table ignores (load on the broker and the link).
+  message carrying its ``pour`` event, at every client. Raise Your Goblets has at most 6 places,
+  so seats 0-5 carry the table and seats 6-11 are extra readers the table ignores (load on the
+  broker and the link).
 - *bare broker round trip* and *one journal commit* (``synchronous=FULL``), in the same run.
 - *resident memory* of ``companion serve`` (virtual table, no vision) after it has run a while,
   and *time from start to first page* (process start -> ``GET /`` answered 200).
