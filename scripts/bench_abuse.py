@@ -18,7 +18,6 @@ import argparse
 import contextlib
 import http.client
 import json
-import re
 import socket
 import statistics
 import subprocess
@@ -29,6 +28,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # serve_process: how the tests start it too
+
+from serve_process import served_port, start_serve  # noqa: E402
+
 PIN = "2468"
 GUEST = "127.0.0.2"
 
@@ -39,26 +42,8 @@ def start(data: Path, limits: dict[str, int]) -> tuple[subprocess.Popen, int]:
     (data / "host_pin").write_text(PIN + "\n")
     settings = data / "settings.toml"
     settings.write_text("[web]\n" + "".join(f"{k} = {v}\n" for k, v in limits.items()))
-    command = [
-        sys.executable,
-        "-m",
-        "companion.cli",
-        "serve",
-        "--config",
-        str(settings),
-        "--data",
-        str(data),
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--no-mdns",
-    ]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
-    )
-    port = int(re.search(r":(\d+)/", process.stdout.readline())[1])
-    return process, port
+    process = start_serve(data, "--config", str(settings))
+    return process, served_port(process)
 
 
 def guest_streams(port: int, count: int) -> tuple[list[socket.socket], int]:

@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,6 +27,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # serve_process: how the tests start it too
+
+from serve_process import served_port, start_serve  # noqa: E402
 
 
 def rss_mib(pid: int) -> float:
@@ -108,28 +109,10 @@ def main() -> None:
     seconds = args.hours * 3600 / args.speed
     with tempfile.TemporaryDirectory() as work:
         data = Path(work) / "data"
-        command = [
-            sys.executable,
-            "-m",
-            "companion.cli",
-            "serve",
-            "--data",
-            str(data),
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--no-mdns",
-            "--speed",
-            str(args.speed),
-        ]
         settings = Path(work) / "settings.toml"
         settings.write_text("[virtual]\nrestart_after = 2.0\n")
-        command += ["--config", str(settings)]
-        server = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT
-        )
-        port = int(re.search(r":(\d+)/", server.stdout.readline())[1])
+        server = start_serve(data, "--speed", str(args.speed), "--config", str(settings))
+        port = served_port(server)
         stop = threading.Event()
         listeners = [Listener(port, stop) for _ in range(args.clients)]
         for listener in listeners:
