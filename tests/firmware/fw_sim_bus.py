@@ -35,6 +35,10 @@ class SimClock:
         """Milliseconds as MicroPython's ``time.ticks_ms`` (monotonic, wrapping ignored here)."""
         return int(self.us // 1000)
 
+    def ticks_us(self):
+        """Microseconds as MicroPython's ``time.ticks_us`` (the drivers' timeouts)."""
+        return int(self.us)
+
     def ticks_diff(self, a, b):
         """``time.ticks_diff`` without the wrap."""
         return a - b
@@ -46,6 +50,10 @@ class SimClock:
     def sleep_ms(self, ms):
         """``time.sleep_ms``: modelled time passes."""
         self.advance(ms * 1000)
+
+    def sleep_us(self, us):
+        """``time.sleep_us``: modelled time passes."""
+        self.advance(us)
 
 
 class SimPin:
