@@ -14,10 +14,17 @@ a live one whose ``motions`` and ``duration`` grow while it is read (:mod:`compa
   delivered.
 - ``latency``: each snapshot is delivered up to this late, so seats arrive in random order (kept
   below the period, so one seat's snapshots stay in order, as sequence numbers guarantee).
+- ``stack``: how many tokens of a Goblet's stack, from the bottom, can be read at all (None: every
+  one). The ones above are never read: far from the antenna, in a field a fraction of the one at
+  the foot, and detuned by the inlays below them (``hardware/README.md``, "Sensing design").
+  A Coaster ring, at the Goblet's foot, is always within reach.
+- ``flat``: probability that a token lying flat on a reader (poured out at the reveal,
+  :mod:`companion.virtual.pour_out`) is missed in one snapshot.
 
 Presets in ``NOISE``: ``none``; ``moderate`` (about 15% missed, 2% crosstalk); ``heavy`` (about
 30% missed, 3% crosstalk); ``brutal`` (40% missed, 5% crosstalk, blank and dropped snapshots),
-harder than the tracker's bar.
+harder than the tracker's bar; ``stacked`` (what physics allows for tokens stacked in a Goblet:
+only the lowest 5 of a stack read at all, so 7 of 12 are never read; flat tokens read well).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from companion.core.observations import Observation
+from companion.virtual.pour_out import is_pile
 from companion.virtual.scenario import Scenario
 
 
@@ -42,6 +50,8 @@ class Noise:
     blank: float = 0.0
     drop: float = 0.0
     latency: float = 0.0
+    stack: int | None = None
+    flat: float = 0.02
 
     def miss_probability(self, tags_on_reader: int) -> float:
         """The chance that one tag is missed when ``tags_on_reader`` tags stand on the reader."""
@@ -54,6 +64,7 @@ NOISE: dict[str, Noise] = {
     "moderate": Noise(missed=0.15, crosstalk=0.02, latency=0.05),
     "heavy": Noise(missed=0.30, crosstalk=0.03, latency=0.05),
     "brutal": Noise(missed=0.40, crosstalk=0.05, blank=0.01, drop=0.05, latency=0.08),
+    "stacked": Noise(missed=0.2, fill=0.2, crosstalk=0.02, latency=0.05, stack=4, flat=0.03),
 }
 """Named noise levels: the tracker's bar is none, moderate and heavy; brutal is beyond it."""
 
@@ -76,6 +87,10 @@ class SimulatedReaders:
         self.rng = rng or random.Random(0)
         self.rate = rate
         self.node = node
+        registry = getattr(scenario, "registry", None)
+        self._is_token = (
+            (lambda uid: registry.token_kind(uid) is not None) if registry else (lambda uid: True)
+        )
 
     def snapshots(self) -> Iterator[Observation]:
         """Every snapshot of the Course, in delivery order (each seat's in time order)."""
@@ -122,14 +137,31 @@ class SimulatedReaders:
         noise, rng, n = self.noise, self.rng, self.scenario.seats
         if noise.blank and rng.random() < noise.blank:
             return []
-        here = [uid for goblet in standing[seat] for uid in tags[goblet]]
-        miss = noise.miss_probability(len(here))
-        seen = [uid for uid in here if not miss or rng.random() >= miss]
+        stacked = [uid for g in standing[seat] if not is_pile(g) for uid in self._reach(tags[g])]
+        flat = [uid for g in standing[seat] if is_pile(g) for uid in tags[g]]
+        miss = noise.miss_probability(len(stacked))
+        seen = [uid for uid in stacked if not miss or rng.random() >= miss]
+        seen.extend(uid for uid in flat if not noise.flat or rng.random() >= noise.flat)
         if noise.crosstalk:
             for neighbour in {(seat - 1) % n, (seat + 1) % n} - {seat}:
                 for goblet in standing[neighbour]:
-                    seen.extend(u for u in tags[goblet] if rng.random() < noise.crosstalk)
+                    heard = tags[goblet] if is_pile(goblet) else self._reach(tags[goblet])
+                    seen.extend(u for u in heard if rng.random() < noise.crosstalk)
         return seen
+
+    def _reach(self, uids: list[str]) -> list[str]:
+        """The tags of a Goblet the reader can reach: its ring and the lowest ``stack`` tokens
+        (``uids`` are in the order they went in: the first poured lies at the bottom)."""
+        if self.noise.stack is None:
+            return uids
+        out, tokens = [], 0
+        for uid in uids:
+            if self._is_token(uid):
+                tokens += 1
+                if tokens > self.noise.stack:
+                    continue
+            out.append(uid)
+        return out
 
 
 FORGET_AFTER = 256
@@ -139,10 +171,11 @@ FORGET_AFTER = 256
 def _apply(motion, standing: list[list[str]], tags: dict[str, list[str]]) -> None:
     """Move the physical table on by one motion."""
     if motion.kind == "pour":
-        tags[motion.goblet].append(motion.uid)
+        tags.setdefault(motion.goblet, []).append(motion.uid)
     elif motion.kind == "take":
         tags[motion.goblet].remove(motion.uid)  # a token taken out of its Goblet: the reveal
     elif motion.kind == "lift":
         standing[motion.seat].remove(motion.goblet)
     else:
+        tags.setdefault(motion.goblet, [])
         standing[motion.seat].append(motion.goblet)

@@ -24,6 +24,7 @@ from companion.core.games.goblets.state import GobletsState
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
 from companion.virtual import NOISE, Hands, Scenario, SimulatedReaders
+from companion.virtual.pour_out import poured_out
 from companion.virtual.scenario import _Course
 
 
@@ -119,14 +120,22 @@ def run(
     schedule: list[tuple[float, Callable[[SensedSession], Result]]] = (),
     drop: Callable[[Observation], bool] | None = None,
     toast_at: float | None = None,
+    reveal: str = "tracked",
 ) -> Played:
     """Play ``c`` through readers, tracker and sensed table, then Toast and reveal.
 
     ``schedule``: more inputs by time (each called with the session); ``drop``: snapshots that
     never arrive (a reader gone silent); ``toast_at``: when the seat after the last turn calls
-    the Toast (default: once the readers are done).
+    the Toast (default: once the readers are done); ``reveal``: ``"tracked"`` reveals the
+    tracked contents, ``"readers"`` has every Goblet poured out on its reader after the Toast
+    and reveals what the readers count there.
     """
     scenario = c.scenario
+    end = scenario.duration
+    if reveal == "readers":
+        toast_at = end + 0.5 if toast_at is None else toast_at
+        schedule = [*schedule, (end + 1.0, lambda session: session.pour_out(end + 1.0))]
+        scenario = poured_out(scenario, random.Random(seed + 2), start=end + 1.5)
     state = new_state(
         scenario.seats, c.host, raise_your_memory=not scenario.rings, **(options or {})
     )
@@ -148,6 +157,9 @@ def run(
             played.result.extend(pending.pop(0)[1](session))
         if drop is None or not drop(obs):
             played.result.extend(session.observe(obs))
+    if reveal == "readers":
+        played.result.extend(session.advance(scenario.duration))
+        return played
     played.result.extend(session.advance(scenario.duration + 3.0))
     for _, call in pending:
         played.result.extend(call(session))

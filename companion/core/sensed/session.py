@@ -6,18 +6,27 @@ through the tracker, the tracker's events into the table, and every method retur
 :class:`~companion.core.sensed.table.Result` with the tracker events behind it in ``tracked``. At
 the reveal the tracker's contents are compared with the engine's and the tracker's Goblets are
 emptied ("each player takes the Goblet in front of them [...] and reveals its contents").
+
+The reveal on the readers (:meth:`SensedSession.pour_out`): at the Toast every player pours
+their Goblet out onto their seat's reader spot; while they do, the snapshots go to a
+:class:`~companion.core.sensed.pour_out.PourOut` instead of the tracker, and once every seat's
+flat read has settled (or been confirmed by hand) the Goblets are revealed with those counts,
+which win over the tracked pours. Afterwards the revealed tokens are kept from the tracker until
+they have been gathered up (not read anywhere for ``collect`` seconds).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from companion.core.errors import MalformedInput
+from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.game import Action
 from companion.core.games.goblets.state import GobletsState
 from companion.core.observations import Observation
+from companion.core.sensed.pour_out import PourOut, PourOutConfig
 from companion.core.sensed.table import Result, SensedTable
 from companion.core.tags import TagRegistry
 from companion.core.tracking import Tracker, TrackerConfig
@@ -44,6 +53,7 @@ class SensedSession:
         config: TrackerConfig | None = None,
         rng: random.Random | None = None,
         contents: Mapping[str, Iterable[str]] | None = None,
+        pour_out: PourOutConfig | None = None,
     ) -> None:
         if not isinstance(registry, TagRegistry):
             raise MalformedInput("must be a TagRegistry", field="registry")
@@ -55,6 +65,12 @@ class SensedSession:
             initial_layout=dict(self.table.layout),
             initial_contents=contents,
         )
+        self.registry = registry
+        self.pour_out_config = pour_out or PourOutConfig()
+        self.pouring: PourOut | None = None
+        """The reveal on the readers while the Goblets are being poured out (else None)."""
+        self.lying_out: dict[str, float] = {}
+        """Revealed token -> when it was last read: kept from the tracker until gathered up."""
 
     @property
     def state(self) -> GobletsState:
@@ -71,7 +87,12 @@ class SensedSession:
     # -- sensors ---------------------------------------------------------------------------
 
     def observe(self, obs: Observation) -> Result:
-        """One reader snapshot."""
+        """One reader snapshot (to the pour-out while the Goblets are poured out)."""
+        if self.pouring is not None:
+            result = Result(notices=self.pouring.observe(obs))
+            return result.extend(self._reveal_if_poured(obs.t))
+        if self.lying_out:
+            obs = self._without_lying_out(obs)
         return self._feed(self.tracker.observe(obs), obs.t)
 
     def observe_many(self, observations: Iterable[Observation]) -> Result:
@@ -83,6 +104,9 @@ class SensedSession:
 
     def advance(self, t: float) -> Result:
         """Time passes with no snapshot (lets a settling layout be believed)."""
+        if self.pouring is not None:
+            self.pouring.advance(t)
+            return self._reveal_if_poured(t)
         return self._feed(self.tracker.advance(t), t)
 
     def node_status(
@@ -118,10 +142,58 @@ class SensedSession:
     ) -> Result:
         """The Goblets are revealed and scored (see :meth:`SensedTable.reveal`), then the
         tracker's Goblets are emptied. ``counts``: per place, the camera's counts, if any."""
-        sensed = self.tracker.state()["goblets"]
+        # Counts taken at the reveal win over everything tracked: nothing to compare them with.
+        sensed = self.tracker.state()["goblets"] if counts is None else None
         result = self.table.reveal(sensed, counts=counts)
         result.tracked.extend(self.tracker.empty_goblets(t=t))
+        self.pouring = None
         return result
+
+    def pour_out(self, t: float) -> Result:
+        """The reveal on the readers begins: every player pours their Goblet out onto their
+        seat's reader spot and sets the empty Goblet aside (see the module docstring).
+
+        Refused, changing nothing, where :meth:`reveal` would be (no Toast, an open conflict).
+        """
+        self.table.check_reveal()
+        table = self.table
+        self.pouring = PourOut(
+            dict(table.layout),
+            self.registry,
+            rings=not self.state.opts.raise_your_memory,
+            t=t,
+            config=self.pour_out_config,
+        )
+        return Result(notices=[{"notice": "pour_out"}])
+
+    def confirm(
+        self, place: int, counts: Mapping[str, int] | None = None, t: float | None = None
+    ) -> Result:
+        """``place``'s poured-out contents counted by hand (``counts``, or as read now); the
+        Goblets are revealed once every place is settled or confirmed."""
+        if self.pouring is None:
+            raise AmbiguousObservation("no Goblet is being poured out: nothing to confirm")
+        self.pouring.confirm(place, counts)
+        return self._reveal_if_poured(self.pouring.now if t is None else t)
+
+    def _reveal_if_poured(self, t: float) -> Result:
+        pouring = self.pouring
+        if pouring is None or not pouring.is_done:
+            return Result()
+        counts = pouring.revealed()
+        for uid in pouring.seen:
+            self.lying_out[uid] = t
+        return self.reveal(t, counts=counts)
+
+    def _without_lying_out(self, obs: Observation) -> Observation:
+        """``obs`` without the revealed tokens still lying out (gathered up: forgotten)."""
+        for uid in obs.tags & self.lying_out.keys():
+            self.lying_out[uid] = obs.t
+        collect = self.pour_out_config.collect
+        for uid, seen in list(self.lying_out.items()):
+            if obs.t - seen > collect:
+                del self.lying_out[uid]
+        return replace(obs, tags=obs.tags - self.lying_out.keys())
 
     def follow(self, state: GobletsState) -> Result:
         """Go on from the journal's ``state`` after a hand entry, keeping the tracker and what it

@@ -228,13 +228,8 @@ class SensedTable:
         contents, which win ("sensed reality wins"). ``counts``: contents per place counted at
         the reveal (the overhead camera), which win over both.
         """
-        if self.conflict is not None:
-            raise AmbiguousObservation("a conflict is open: the Host fixes the layout first")
+        self.check_reveal()
         state = self.state
-        if self._queue:
-            raise AmbiguousObservation("sensed events are waiting for a chance event")
-        if state.phase != "play" or state.stage not in ("toast", "before_drinking"):
-            raise AmbiguousObservation("the Goblets were revealed without a Toast")
         if counts is not None:
             # Checked before anything is applied: a refused reveal must leave nothing half done.
             if not isinstance(counts, list) or len(counts) != self.places:
@@ -243,7 +238,11 @@ class SensedTable:
                 check_contents(contents, f"counts[{index}]")
         result = Result()
         self._flush_pass(result)
-        goblets = None if counts is None else [dict(c) for c in counts]
+        goblets = None
+        if counts is not None:
+            goblets = [{k: n for k, n in c.items() if n} for c in counts]
+            if goblets == [state.contents_at(p) for p in range(self.places)]:
+                goblets = None  # the count agrees with the journal: a plain reveal
         if sensed is not None:
             theirs = [
                 {k: v for k, v in dict(sensed.get(self.names.name(index), {})).items() if v}
@@ -261,7 +260,7 @@ class SensedTable:
                             "sensed": contents,
                         }
                     )
-                    goblets = theirs if goblets is None else goblets
+                    goblets = goblets if counts is not None else theirs
         for _ in range(4 * self.places + 2):
             step = state.steps[0]
             if step["kind"] == "reveal":
@@ -275,6 +274,16 @@ class SensedTable:
             self._apply(action, result, raise_errors=True)
         self._after_course(result)
         return result
+
+    def check_reveal(self) -> None:
+        """Raise unless the Goblets may be revealed now (a Toast called, nothing pending)."""
+        if self.conflict is not None:
+            raise AmbiguousObservation("a conflict is open: the Host fixes the layout first")
+        if self._queue:
+            raise AmbiguousObservation("sensed events are waiting for a chance event")
+        state = self.state
+        if state.phase != "play" or state.stage not in ("toast", "before_drinking"):
+            raise AmbiguousObservation("the Goblets were revealed without a Toast")
 
     def apply_chance(self, action: Action) -> Result:
         """Apply a chance event the sensors cannot see (deals; a corrected initial pour)."""
@@ -523,6 +532,8 @@ class SensedTable:
         """A Goblet lifted and put back at its place: "Look into Your Goblet" (a Peek)."""
         state = self.state
         place = item["seat"]
+        if state.phase == "initial_pour" or state.is_over():
+            return  # between Courses the Goblets are handled to set them out (Appetizers)
         if state.phase != "play" or state.stage not in ("turns", "toast", "course_start"):
             result.notices.append({"notice": "lift", "goblet": item["goblet"], "seat": place})
             return

@@ -59,30 +59,51 @@ def start_before_drinking(state: GobletsState) -> None:
 
 
 def correct_contents(state: GobletsState, sensed: list[dict[str, int]]) -> list[Event]:
-    """Sensed play: the camera counted the revealed Goblets; reality wins over the tracked pours.
+    """Sensed play: the Goblets were counted at the reveal; reality wins over the tracked pours.
 
-    A difference moves tokens between the Goblet and the common pool (so the 52 tokens stay
-    conserved) and is reported; a surplus the pool cannot supply is an AmbiguousObservation.
+    A difference moves tokens, so the 52 stay conserved: a Goblet holding fewer than tracked
+    gives them back to the common pool; one holding more takes them from the pool, then from
+    behind the screens (a pour the readers missed left the engine believing the token still
+    behind its pourer's screen; the screens are discarded at the reveal anyway). Deficits are
+    settled before surpluses, so a pour tracked into the wrong Goblet moves between the two.
+    A surplus nothing can supply is an AmbiguousObservation, and nothing is changed.
     """
-    events: list[Event] = []
-    for place, counts in enumerate(sensed):
+    wanted = [{kind: n for kind, n in counts.items() if n} for counts in sensed]
+    tracked = [state.contents_at(place) for place in range(len(sensed))]
+    surplus: dict[str, int] = {}
+    for want, have in zip(wanted, tracked, strict=True):
+        for kind in set(want) | set(have):
+            surplus[kind] = surplus.get(kind, 0) + want.get(kind, 0) - have.get(kind, 0)
+    for kind, n in surplus.items():
+        behind = sum(screen.get(kind, 0) for screen in state.screens)
+        if n > state.pool.get(kind, 0) + behind:
+            place = next(
+                p for p, w in enumerate(wanted) if w.get(kind, 0) > tracked[p].get(kind, 0)
+            )
+            raise AmbiguousObservation(f"the Goblet at place {place} shows tokens not in play")
+    for place, (want, have) in enumerate(zip(wanted, tracked, strict=True)):
         goblet = state.goblets[state.goblet_at[place]]
-        tracked = state.contents_at(place)
-        wanted = {kind: n for kind, n in counts.items() if n}
-        if wanted == tracked:
-            continue
-        for kind in sorted(set(wanted) | set(tracked)):
-            diff = wanted.get(kind, 0) - tracked.get(kind, 0)
-            if diff > 0 and state.pool.get(kind, 0) < diff:
-                raise AmbiguousObservation(f"the Goblet at place {place} shows tokens not in play")
-            if diff > 0:
-                flow.move(state.pool, goblet, kind, diff)
-            elif diff < 0:
-                flow.move(goblet, state.pool, kind, -diff)
-        events.append(
-            {"event": "reveal_corrected", "goblet": place, "tracked": tracked, "sensed": wanted}
-        )
-    return events
+        for kind in sorted(have):
+            if have[kind] > want.get(kind, 0):
+                flow.move(goblet, state.pool, kind, have[kind] - want.get(kind, 0))
+    for place, (want, have) in enumerate(zip(wanted, tracked, strict=True)):
+        goblet = state.goblets[state.goblet_at[place]]
+        for kind in sorted(want):
+            missing = want[kind] - have.get(kind, 0)
+            from_pool = min(max(0, missing), state.pool.get(kind, 0))
+            if from_pool:
+                flow.move(state.pool, goblet, kind, from_pool)
+            missing -= from_pool
+            for screen in state.screens:
+                take = min(max(0, missing), screen.get(kind, 0))
+                if take:
+                    flow.move(screen, goblet, kind, take)
+                    missing -= take
+    return [
+        {"event": "reveal_corrected", "goblet": place, "tracked": have, "sensed": want}
+        for place, (want, have) in enumerate(zip(wanted, tracked, strict=True))
+        if want != have
+    ]
 
 
 def do_reveal(state: GobletsState) -> list[Event]:
