@@ -34,6 +34,10 @@ from companion.links.wire import Heartbeat, Hello, ReaderFault, Snapshot, Status
 
 log = logging.getLogger(__name__)
 SUBSCRIPTIONS = [(f"{wire.TOPIC_PREFIX}/seat/+/snapshot", 1), (f"{wire.TOPIC_PREFIX}/node/+/+", 1)]
+# A forward step of a seat's 16-bit snapshot ``seq`` up to this many counts the skipped ones as
+# lost (QoS 0: the next snapshot replaces them); anything else (a reboot, a long gap) is a reset.
+# 1024 snapshots is 100 s of one seat at 10 Hz.
+SNAPSHOT_SEQ_WINDOW = 1024
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,12 @@ class MqttLink:
     Broker loss is reported as ``NodeOffline(reason="broker lost")`` for every node it knew
     online; after the reconnect the retained statuses and snapshots bring them back. Malformed
     messages are counted in ``malformed`` and logged, never fatal.
+
+    Snapshots arrive at QoS 0 (at most once) and some arrive twice: the retained one again after
+    a resubscribe, or a node's republication of its latest after it reconnects. The tracker
+    counts readings, so an exact repeat of a seat's last snapshot (same node, seq, t_ms, tags)
+    is dropped and counted in ``repeats``; a forward gap in ``seq`` counts ``lost_snapshots``,
+    any other step ``seq_resets`` (as the serial decoder counts frames).
     """
 
     def __init__(
@@ -103,6 +113,10 @@ class MqttLink:
         self.subscribed = threading.Event()
         self.connects = 0
         self.malformed = 0
+        self.repeats = 0
+        self.lost_snapshots = 0
+        self.seq_resets = 0
+        self._last_snapshot: dict[int, Snapshot] = {}  # seat -> last delivered (paho's thread)
         self.online_nodes: set[str] = set()
         self._lock = threading.Lock()
         self.client = _client(client_id, self.address, reconnect)
@@ -184,9 +198,26 @@ class MqttLink:
             elif not record.online:
                 self._emit(NodeOffline(now, record.node, self.link_name, "status offline"))
             return
+        if isinstance(record, Snapshot) and not self._fresh(record):
+            return
         item = item_of(record, now, None, self.link_name)
         if item is not None:
             self._emit(item)
+
+    def _fresh(self, snapshot: Snapshot) -> bool:
+        """False for an exact repeat of the seat's last snapshot; counts gaps and resets."""
+        last = self._last_snapshot.get(snapshot.seat)
+        if last == snapshot:
+            self.repeats += 1
+            return False
+        if last is not None:
+            step = (snapshot.seq - last.seq) % 0x10000
+            if last.node == snapshot.node and 1 <= step <= SNAPSHOT_SEQ_WINDOW:
+                self.lost_snapshots += step - 1
+            else:
+                self.seq_resets += 1
+        self._last_snapshot[snapshot.seat] = snapshot
+        return True
 
 
 class MqttNode:

@@ -411,7 +411,8 @@ def encode_mqtt(record: Record | Status) -> Publication:
             "t_ms": check_uint(record.t_ms, 32, "t_ms"),
             "tags": list(check_tags(list(record.tags))),
         }
-        return Publication(seat_topic(record.seat), compact_json(data), 1, True)
+        # QoS 0: a seat sends a fresh full snapshot ~10 times a second (firmware/lib/report.py).
+        return Publication(seat_topic(record.seat), compact_json(data), 0, True)
     if isinstance(record, Heartbeat):
         data = {"frames": check_uint(record.frames, 32, "frames")}
         data["uptime_ms"] = check_uint(record.uptime_ms, 32, "uptime_ms")

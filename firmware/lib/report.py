@@ -6,9 +6,19 @@ built by ``client_factory()``: it sets the Last Will (``offline``, retained, QoS
 connect, announces ``online`` and the hello (retained) after it, republishes the latest snapshot
 of every seat, and on any OSError drops the connection and retries with exponential backoff
 (1 s doubling to 60 s), so a broker restart or a Wi-Fi drop costs nothing but time.
+
+Snapshots go out at QoS 0 (retained). Each seat sends a fresh full snapshot about ten times a
+second, so a lost one is replaced by the next within 100 ms; QoS 1 would buy nothing for that
+but a PUBACK round trip per snapshot (umqtt.simple's QoS 1 ``publish`` blocks until the PUBACK:
+60 round trips a second for six seats, in the poll loop) and a 16-bit packet id that ran out
+every 18 minutes (see ``next_packet_id``). The status, hello and fault stay QoS 1: they are rare
+and a lost one is not replaced soon.
 """
 
 import cbwire
+
+SNAPSHOT_QOS = 0
+PID_MAX = 0xFFFF
 
 
 class SerialReporter:
@@ -56,8 +66,24 @@ class SerialReporter:
         self._send(cbwire.LOG, cbwire.log_payload(level, text))
 
 
+def next_packet_id(client):
+    """Keep umqtt.simple's packet id in 1..65535: call before each QoS 1 publish.
+
+    MQTT 3.1.1 section 2.3.1 [MQTT-2.3.1-1]: a QoS > 0 PUBLISH carries a non-zero 16-bit packet
+    identifier. micropython-lib's umqtt.simple (1.8.0) does ``self.pid += 1`` and packs it with
+    ``struct.pack_into("!H", ...)``, which on MicroPython keeps the low 16 bits: its 65,536th
+    QoS 1 publish goes out with id 0, and mosquitto 2.0 disconnects the client ("protocol error")
+    and publishes its Will. Wrapping to 0 here makes umqtt's increment give 1. Reusing ids is
+    safe because umqtt.simple has one QoS 1 publish in flight at most (it waits for the PUBACK,
+    which frees the id: section 2.3.1). A client without ``pid`` (paho on the Pi) is left alone.
+    """
+    pid = getattr(client, "pid", None)
+    if pid is not None and pid >= PID_MAX:
+        client.pid = 0
+
+
 class MqttReporter:
-    """umqtt.simple with Last Will, hello, retained snapshots and reconnect with backoff."""
+    """umqtt.simple with Last Will, hello, retained QoS 0 snapshots, reconnect with backoff."""
 
     def __init__(
         self, client_factory, node_id, fw, seats, clock, backoff_ms=1000, backoff_max_ms=60000
@@ -92,7 +118,7 @@ class MqttReporter:
             self._publish(status, "online", True, 1)
             self.hello(self.node_id, self.fw, self.seats)
             for seat in sorted(self.latest):
-                self._publish(cbwire.topic_snapshot(seat), self.latest[seat], True, 1)
+                self._publish(cbwire.topic_snapshot(seat), self.latest[seat], True, SNAPSHOT_QOS)
         except OSError:
             self._drop()
             self.next_try = self.clock.ticks_add(now_ms, self.backoff)
@@ -115,6 +141,8 @@ class MqttReporter:
         if self.client is None:
             return False
         try:
+            if qos:
+                next_packet_id(self.client)
             self.client.publish(topic, payload, retain=retain, qos=qos)
         except OSError:
             self._drop()
@@ -127,10 +155,10 @@ class MqttReporter:
         self._publish(cbwire.topic_hello(node_id), cbwire.hello_json(node_id, fw, seats), True, 1)
 
     def snapshot(self, seat, snap_seq, t_ms, uids):
-        """Retained per-seat snapshot (kept to republish after a reconnect)."""
+        """Retained per-seat snapshot at QoS 0 (kept to republish after a reconnect)."""
         payload = cbwire.snapshot_json(self.node_id, seat, snap_seq, t_ms, uids)
         self.latest[seat] = payload
-        self._publish(cbwire.topic_snapshot(seat), payload, True, 1)
+        self._publish(cbwire.topic_snapshot(seat), payload, True, SNAPSHOT_QOS)
 
     def heartbeat(self, uptime_ms):
         """Heartbeat, QoS 0, not retained."""
