@@ -85,12 +85,9 @@ def main():
     )
     pulse_resets(cfg)
     readers = build_readers(cfg, spi)
-    mux = None
-    if cfg["mux"] is not None:
-        mux = seats.Mux([machine.Pin(p, machine.Pin.OUT, value=0) for p in cfg["mux"]["pins"]])
-    seat_list = [seats.Seat(c["seat"], c["reader"], c["antenna"]) for c in cfg["seats"]]
+    seat_list = [seats.Seat(c["seat"], c["reader"]) for c in cfg["seats"]]
     clock = Clock()
-    scheduler = seats.Scheduler(readers, seat_list, clock, mux=mux, rate_hz=cfg["rate_hz"])
+    scheduler = seats.Scheduler(readers, seat_list, clock, rate_hz=cfg["rate_hz"])
     indices = [c["seat"] for c in cfg["seats"]]
     if cfg["transport"] == "mqtt":
         from umqtt.simple import MQTTClient

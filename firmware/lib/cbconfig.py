@@ -19,7 +19,6 @@ _TOP = {
     "transport": "serial",
     "spi": REQUIRED,
     "readers": REQUIRED,
-    "mux": None,
     "seats": REQUIRED,
     "poll_ms": 20,
     "rate_hz": 10,
@@ -29,13 +28,20 @@ _TOP = {
 }
 _SPI = {"id": 1, "baudrate": 4000000, "sck": REQUIRED, "mosi": REQUIRED, "miso": REQUIRED}
 _READER = {"type": REQUIRED, "cs": REQUIRED, "busy": None, "rst": None}
-_SEAT = {"seat": REQUIRED, "reader": REQUIRED, "antenna": None}
+_SEAT = {"seat": REQUIRED, "reader": REQUIRED}
+# The antenna-multiplexer variant (one reader switched between antennas) is gone: its switch
+# (ADG904, a 1.65-2.75 V part) cannot carry a PN5180's 5 V transmitter (hardware/README.md).
+_MUX_DROPPED = (
+    "the antenna-mux variant was dropped: its RF switch cannot carry a PN5180 transmitter, so "
+    "give each seat its own reader (hardware/README.md, Node topology); delete this key"
+)
 # Keys of firmware 1.0 that are gone: named, so an old config fails with the reason.
 _REMOVED = {
     "debounce": "removed in firmware 1.1: every reading is sent raw and the companion's tracker "
     "debounces (docs/protocol.md); delete this key",
     "refresh_ms": "removed in firmware 1.1: every reading is sent (rate_hz), so no refresh is "
     "needed; delete this key",
+    "mux": _MUX_DROPPED,
 }
 _WIFI = {"ssid": REQUIRED, "password": ""}
 _MQTT = {"broker": REQUIRED, "port": 1883, "user": REQUIRED, "password": REQUIRED, "keepalive": 30}
@@ -120,20 +126,13 @@ def check(raw):
             _int(path + ".rst", reader["rst"], 0, 63)
         readers[name] = reader
     cfg["readers"] = readers
-    antennas = 0
-    if cfg["mux"] is not None:
-        mux = _section("mux", cfg["mux"], {"pins": REQUIRED})
-        if not isinstance(mux["pins"], list) or not 1 <= len(mux["pins"]) <= 4:
-            raise ConfigError("mux.pins", "must list 1..4 select pins")
-        for i, pin in enumerate(mux["pins"]):
-            _int("mux.pins[%d]" % i, pin, 0, 63)
-        antennas = 1 << len(mux["pins"])
-        cfg["mux"] = mux
     if not isinstance(cfg["seats"], list) or not cfg["seats"]:
         raise ConfigError("seats", "must list at least one seat")
     seats, seen = [], set()
     for i, value in enumerate(cfg["seats"]):
         path = "seats[%d]" % i
+        if isinstance(value, dict) and "antenna" in value:
+            raise ConfigError(path + ".antenna", _MUX_DROPPED)
         seat = _section(path, value, _SEAT)
         index = _int(path + ".seat", seat["seat"], 0, 15)  # the protocol's seats: 0..15
         if index in seen:
@@ -141,10 +140,6 @@ def check(raw):
         seen.add(index)
         if seat["reader"] not in readers:
             raise ConfigError(path + ".reader", "no reader named %r" % (seat["reader"],))
-        if seat["antenna"] is not None:
-            if not antennas:
-                raise ConfigError(path + ".antenna", "an antenna needs a mux")
-            _int(path + ".antenna", seat["antenna"], 0, antennas - 1)
         seats.append(seat)
     cfg["seats"] = seats
     _int("poll_ms", cfg["poll_ms"], 0, 10000)

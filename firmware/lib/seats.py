@@ -1,8 +1,8 @@
-"""Inventory scheduling: which reader (and which antenna) reads which seat, and when.
+"""Inventory scheduling: which reader reads which seat, and when.
 
-A node serves one or more seats. Each seat names a reader (several readers share one SPI bus,
-each with its own chip select) and optionally an antenna of a multiplexer in front of that
-reader. Every seat is read ``rate_hz`` times a second (docs/protocol.md: about 10), one
+A node serves one or more seats. Each seat names its reader: one reader per seat, several
+readers sharing one SPI bus, each with its own chip select (hardware/README.md, "Node
+topology"). Every seat is read ``rate_hz`` times a second (docs/protocol.md: about 10), one
 inventory per ``poll()``; when the seats' inventories together take longer than the period,
 the due seats are read round-robin as fast as the readers allow (see docs/benchmarks.md).
 
@@ -16,29 +16,12 @@ seat publishes nothing, rather than an empty set.
 """
 
 
-class Mux:
-    """An analog antenna multiplexer: ``pins`` select antenna ``i`` in binary (pin 0 = LSB)."""
-
-    def __init__(self, pins):
-        self.pins = pins
-        self.selected = -1
-
-    def select(self, index):
-        """Route the reader to antenna ``index`` (no-op when already there)."""
-        if index == self.selected:
-            return
-        for bit, pin in enumerate(self.pins):
-            pin((index >> bit) & 1)
-        self.selected = index
-
-
 class Seat:
-    """One seat: its reader, antenna, snapshot counter and when it is next due."""
+    """One seat: its reader, snapshot counter and when it is next due."""
 
-    def __init__(self, index, reader_name, antenna=None):
+    def __init__(self, index, reader_name):
         self.index = index
         self.reader_name = reader_name
-        self.antenna = antenna
         self.snap_seq = 0  # the sequence number of the next snapshot
         self.reads = 0  # inventories completed
         self.due = None  # ticks when the next inventory is due, None = now
@@ -49,13 +32,12 @@ class Seat:
 class Scheduler:
     """Paced inventories over the seats; returns what should be reported."""
 
-    def __init__(self, readers, seats, clock, mux=None, rate_hz=10, retry_ms=5000):
+    def __init__(self, readers, seats, clock, rate_hz=10, retry_ms=5000):
         if rate_hz <= 0:
             raise ValueError("rate_hz must be positive")
         self.readers = readers  # name -> driver with init() and inventory()
         self.seats = seats
         self.clock = clock
-        self.mux = mux
         self.period_ms = 1000 // rate_hz
         self.retry_ms = retry_ms
         self.ready = {}  # reader name -> True once init() succeeded
@@ -108,8 +90,6 @@ class Scheduler:
                     seat.due = seat.retry_at
                     return events
                 self.init_reader(name)
-            if self.mux is not None and seat.antenna is not None:
-                self.mux.select(seat.antenna)
             uids = self.readers[name].inventory()
         except Exception as err:  # the driver's ReaderFault, or OSError from the bus
             self.ready[name] = False

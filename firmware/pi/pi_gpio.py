@@ -8,7 +8,7 @@ reads it. Lines are requested through the ``gpiod`` Python bindings (v2 API,
 
 
 class GpiodPin:
-    """One GPIO line, output (chip select, reset, mux select) or input (PN5180 BUSY)."""
+    """One GPIO line, output (chip select, reset) or input (PN5180 BUSY)."""
 
     def __init__(self, offset, output=True, value=1, chip="/dev/gpiochip0", gpiod_module=None):
         if gpiod_module is None:

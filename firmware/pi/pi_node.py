@@ -117,12 +117,9 @@ def build(cfg, chip="/dev/gpiochip0", spidev_module=None, gpiod_module=None, clo
             readers[name] = PN5180(spi, pin(r["cs"]), pin(r["busy"], output=False))
         else:
             readers[name] = MFRC522(spi, pin(r["cs"]))
-    mux = None
-    if cfg["mux"] is not None:
-        mux = seats.Mux([pin(p, value=0) for p in cfg["mux"]["pins"]])
-    seat_list = [seats.Seat(c["seat"], c["reader"], c["antenna"]) for c in cfg["seats"]]
+    seat_list = [seats.Seat(c["seat"], c["reader"]) for c in cfg["seats"]]
     clock = clock or MonotonicClock()
-    scheduler = seats.Scheduler(readers, seat_list, clock, mux=mux, rate_hz=cfg["rate_hz"])
+    scheduler = seats.Scheduler(readers, seat_list, clock, rate_hz=cfg["rate_hz"])
     return scheduler, clock
 
 

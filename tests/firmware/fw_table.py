@@ -1,8 +1,8 @@
 """A simulated reader node: chip models on one SPI bus, the firmware's loop on top.
 
-Seats 0 and 1 have a PN5180 each; seats 2 and 3 share one MFRC522 through a two-antenna
-multiplexer, as in hardware/README.md. Everything runs on one SimClock, so modelled air time
-and SPI time advance the node's own clock.
+Seats 0 and 1 have a PN5180 each, seats 2 and 3 an MFRC522 each: one reader per seat, all on
+one SPI bus (hardware/README.md, "Node topology"). Everything runs on one SimClock, so modelled
+air time and SPI time advance the node's own clock.
 """
 
 import cbnode
@@ -42,39 +42,24 @@ class Stream:
 
 
 class Table:
-    """Four seats, three readers, a node loop and a reporter chosen by the test."""
+    """Four seats, four readers, a node loop and a reporter chosen by the test."""
 
     def __init__(self, seed=0, rate_hz=10):
         self.clock = SimClock()
         self.spi = SimSPI(self.clock)
         self.fields = [Field(), Field(), Field(), Field()]
         self.pn = [ChipPN5180(self.fields[i], self.clock, seed=seed + i) for i in range(2)]
-        self.rc = ChipMFRC522([self.fields[2], self.fields[3]], self.clock, seed=seed)
+        self.rc = [ChipMFRC522([self.fields[i]], self.clock, seed=seed + i) for i in (2, 3)]
         readers = {}
         for i, chip in enumerate(self.pn):
             cs = self.spi.attach(chip, f"cs{i}")
             busy = SimPin(f"busy{i}", reader=chip.busy)
             readers[f"r{i}"] = pn5180.PN5180(self.spi, cs, busy)
-        readers["r2"] = mfrc522.MFRC522(self.spi, self.spi.attach(self.rc, "cs2"))
+        for i, chip in zip((2, 3), self.rc, strict=True):
+            readers[f"r{i}"] = mfrc522.MFRC522(self.spi, self.spi.attach(chip, f"cs{i}"))
         self.readers = readers
-
-        def antenna_bit(bit):
-            def change(v):
-                mask = 1 << bit
-                self.rc.antenna = (self.rc.antenna & ~mask) | (mask if v else 0)
-
-            return change
-
-        self.mux = seats.Mux([SimPin("sel0", 0, on_change=antenna_bit(0))])
-        self.seats = [
-            seats.Seat(0, "r0"),
-            seats.Seat(1, "r1"),
-            seats.Seat(2, "r2", antenna=0),
-            seats.Seat(3, "r2", antenna=1),
-        ]
-        self.scheduler = seats.Scheduler(
-            readers, self.seats, self.clock, mux=self.mux, rate_hz=rate_hz
-        )
+        self.seats = [seats.Seat(i, f"r{i}") for i in range(4)]
+        self.scheduler = seats.Scheduler(readers, self.seats, self.clock, rate_hz=rate_hz)
         self.watchdog = Watchdog()
         self.node = None
 
