@@ -21,6 +21,10 @@ not silently become a default), and so is a value of the wrong type. Example::
     serial = "/dev/ttyACM0"
     recordings_mb = 256           # the readers' recordings' cap (0: record nothing)
 
+    [sensing]
+    reveal = "readers"    # the Goblets poured out on the readers at the Toast, or "tracked"
+    settle = 2.0          # seconds a seat's flat read must hold before it is taken
+
     [game]
     name = "goblets"
     options = { players = 5 }
@@ -93,6 +97,19 @@ class HardwareSettings:
 
 
 @dataclass(frozen=True)
+class SensingSettings:
+    """How a sensed table reveals the Goblets at the Toast (docs/rules-notes.md, "The reveal on
+    the readers")."""
+
+    reveal: str = "readers"
+    """"readers": every player pours their Goblet out onto their seat's reader spot and the Toast
+    is scored from the flat read (a stack in a Goblet is read badly); "tracked": the Goblets are
+    revealed at once with what the tracker followed into them."""
+    settle: float = 2.0
+    """Seconds a seat's flat read (and its Goblet's absence) must hold before it is taken."""
+
+
+@dataclass(frozen=True)
 class GameSettings:
     """The game a fresh table starts (and the virtual table plays)."""
 
@@ -136,6 +153,7 @@ class Config:
     web: WebSettings = field(default_factory=WebSettings)
     host: HostSettings = field(default_factory=HostSettings)
     hardware: HardwareSettings = field(default_factory=HardwareSettings)
+    sensing: SensingSettings = field(default_factory=SensingSettings)
     game: GameSettings = field(default_factory=GameSettings)
     virtual: VirtualSettings = field(default_factory=VirtualSettings)
     mdns: MdnsSettings = field(default_factory=MdnsSettings)
@@ -208,8 +226,14 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         raise MalformedInput("must be 0 to 65535", field="web.port")
     if config.virtual.mode not in ("sensed", "engine"):
         raise MalformedInput("must be 'sensed' or 'engine'", field="virtual.mode")
-    if config.virtual.noise not in ("none", "moderate", "heavy", "brutal"):
-        raise MalformedInput("must be none, moderate, heavy or brutal", field="virtual.noise")
+    if config.virtual.noise not in ("none", "moderate", "heavy", "brutal", "stacked"):
+        raise MalformedInput(
+            "must be none, moderate, heavy, brutal or stacked", field="virtual.noise"
+        )
+    if config.sensing.reveal not in ("readers", "tracked"):
+        raise MalformedInput("must be 'readers' or 'tracked'", field="sensing.reveal")
+    if config.sensing.settle <= 0:
+        raise MalformedInput("must be positive", field="sensing.settle")
     if config.hardware.recordings_mb < 0:
         raise MalformedInput("must be 0 or more", field="hardware.recordings_mb")
     if config.web.header_timeout <= 0:

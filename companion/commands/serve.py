@@ -92,6 +92,8 @@ def virtual_table(service: Service, config: settings.Config):
             options=config.game.options or None,
             speed=config.virtual.speed,
             noise=config.virtual.noise,
+            reveal=config.sensing.reveal,
+            settle=config.sensing.settle,
         )
     return VirtualTable(service, pace=config.virtual.pace)
 
@@ -137,6 +139,8 @@ def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
         serial=config.hardware.serial,
         data_dir=config.data_dir,  # recordings/game-<id>.jsonl: what the tracker read
         recordings_mb=config.hardware.recordings_mb,
+        reveal=config.sensing.reveal,
+        settle=config.sensing.settle,
     )
     service.resume()
     if service.table is None:

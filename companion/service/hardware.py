@@ -32,6 +32,7 @@ from typing import Any
 
 from companion.core.errors import CupbearerError
 from companion.core.observations import Observation
+from companion.core.sensed.pour_out import PourOutConfig
 from companion.core.tags import TagRegistry
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
 from companion.service.sensing import SensedTable
@@ -60,8 +61,12 @@ class HardwareTable:
         clock: Callable[[], float] = time.monotonic,
         data_dir: Path | None = None,
         recordings_mb: int = 256,
+        reveal: str = "readers",
+        settle: float = 2.0,
     ) -> None:
         self.service = service
+        self.reveal = reveal
+        self.pour_out = PourOutConfig(settle=settle)
         self.data_dir = data_dir if recordings_mb > 0 else None
         self.recordings_bytes = recordings_mb * 1024 * 1024
         self.recording: RecordingWriter | None = None
@@ -117,7 +122,9 @@ class HardwareTable:
         if table is None or table.record.play != "readers" or table.state.is_over():
             return None
         if self.bridge is None or self.bridge.game_id != table.record.id:
-            self.bridge = SensedTable(self.service, self.registry)
+            self.bridge = SensedTable(
+                self.service, self.registry, reveal=self.reveal, pour_out=self.pour_out
+            )
             self._record_game(table.record.id)
         bridge = self.bridge
         state = bridge.session.state
@@ -185,7 +192,7 @@ class HardwareTable:
                     self.service.notice("seat", f"seat {item.seat} is not at this table: ignored")
                 return
             with bridge.lock:  # recorded in the order the tracker reads
-                if self.recording is not None:
+                if self.recording is not None and bridge.session.pouring is None:
                     self.recording.observation(item)
                 bridge.observe(item)
         elif isinstance(item, NodeHello):

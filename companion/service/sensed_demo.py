@@ -37,6 +37,7 @@ from companion.core.errors import CupbearerError, MalformedInput
 from companion.core.game import HOST, Mode
 from companion.core.games.goblets.state import GobletsState
 from companion.core.observations import Observation
+from companion.core.sensed.pour_out import PourOutConfig
 from companion.service.sensing import SensedTable
 from companion.service.table import Service
 from companion.virtual import NOISE
@@ -81,6 +82,8 @@ class ServiceSink:
                 bridge.toast(tap.seat)
             elif tap.kind == "reveal":
                 bridge.reveal()
+            elif tap.kind == "pour_out":
+                bridge.pour_out()
             elif tap.kind == "enter":  # the tie-break, entered by the Host
                 self.service.act(
                     tap.action, by=HOST, mode=Mode.RECORDING, game_id=self.game_id, actor="demo"
@@ -108,7 +111,8 @@ class SensedDemo:
 
     ``options``: the game (merged over :data:`DEMO_OPTIONS`; one the puppeteer cannot play is
     refused here); ``speed``: times real time; ``noise``: a ``NOISE`` preset of the readers;
-    ``rng``: the puppeteer's choices (the deals are the service's).
+    ``rng``: the puppeteer's choices (the deals are the service's); ``reveal`` and ``settle``:
+    how the Goblets are revealed (``[sensing]``: poured out on the readers by default).
     """
 
     def __init__(
@@ -119,8 +123,12 @@ class SensedDemo:
         speed: float = 1.0,
         noise: str = "moderate",
         rng: random.Random | None = None,
+        reveal: str = "readers",
+        settle: float = 2.0,
     ) -> None:
         self.service = service
+        self.reveal = reveal
+        self.pour_out = PourOutConfig(settle=settle)
         self.options = {**DEMO_OPTIONS, **(options or {})}
         try:
             check_options(service.games["goblets"].new_state(self.options))
@@ -213,14 +221,25 @@ class SensedDemo:
         show = self.show
         if show is not None and not any(show.puppet.table.inside.values()):
             # The Goblets stand empty where the last game left them: the hands go on from there.
-            puppet = Puppeteer(rng, state, actions=actions, table=show.puppet.table)
+            puppet = Puppeteer(
+                rng, state, actions=actions, table=show.puppet.table, reveal=self.reveal
+            )
         else:
-            puppet = Puppeteer(rng, state, actions=actions)  # set out as the journal has it
+            # Set out as the journal has it.
+            puppet = Puppeteer(rng, state, actions=actions, reveal=self.reveal)
             show = None
         hands = puppet.table
         contents = {name: list(uids) for name, uids in hands.inside.items() if uids}
         layout = dict(enumerate(hands.layout))
-        bridge = SensedTable(service, hands.registry, layout, contents=contents, actor="demo")
+        bridge = SensedTable(
+            service,
+            hands.registry,
+            layout,
+            contents=contents,
+            actor="demo",
+            reveal=self.reveal,
+            pour_out=self.pour_out,
+        )
         self.sink = ServiceSink(service, bridge)
         if show is None:
             self.show = Show(puppet, self.sink, self.noise, random.Random(rng.random()))

@@ -24,6 +24,7 @@ from companion.core.game import HOST, Action, Mode
 from companion.core.games.goblets import flow, shootout
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
+from companion.core.sensed.pour_out import CONFIRMED, SETTLED, PourOutConfig
 from companion.core.tags import TagRegistry
 from companion.service.table import Service
 
@@ -36,6 +37,14 @@ TOAST_RULE = (
     "beginning of your turn."
 )
 SENSED_GAME_RULE = "The readers read only a game the Host started to be played with them."
+POUR_OUT_RULE = (
+    "At the Toast each player pours their Goblet out onto their reader spot; the Host counts a "
+    "seat by hand only while the Goblets are being poured out."
+)
+REVEALS = ("readers", "tracked")
+"""How a sensed table reveals the Goblets (``[sensing] reveal``): poured out on the readers, or
+from the tracked pours (docs/rules-notes.md, "The reveal on the readers")."""
+DONE = frozenset({SETTLED, CONFIRMED})
 SENSED_RULE = (
     "On a sensed table the readers record pours and moves; a phone says only Pass or Toast."
 )
@@ -58,9 +67,14 @@ class SensedTable:
         contents: Mapping[str, Iterable[str]] | None = None,
         *,
         actor: str = "readers",
+        reveal: str = "readers",
+        pour_out: PourOutConfig | None = None,
     ) -> None:
+        if reveal not in REVEALS:
+            raise MalformedInput(f"must be one of {', '.join(REVEALS)}", field="reveal")
         self.service = service
         self.actor = actor
+        self.reveal_by = reveal
         # One lock, the service's, taken in one order everywhere: a reading recorded (this lock,
         # then the service's act) and the Host's act or undo (the service's lock, then a resync)
         # can no longer wait for each other.
@@ -74,7 +88,12 @@ class SensedTable:
             )
         table.sensed_chance = CHANCE_TYPES
         self.session = SensedSession(
-            table.state.clone(), registry, layout=layout, rng=service.rng, contents=contents
+            table.state.clone(),
+            registry,
+            layout=layout,
+            rng=service.rng,
+            contents=contents,
+            pour_out=pour_out,
         )
         self.game_id = table.record.id
         self.recorded: list[Action] = []
@@ -131,12 +150,47 @@ class SensedTable:
             self._take(self.session.end_turn(seat))
 
     def reveal(self, t: float | None = None) -> None:
-        """The Goblets are revealed and the Toast scored."""
+        """The Goblets are revealed: poured out on the readers (``reveal = "readers"``, the
+        default: scored once every seat's flat read settles), or at once from what was tracked
+        (``"tracked"``)."""
+        if self.reveal_by == "readers":
+            self.pour_out(t)
+            return
         with self.lock:
-            result = self.session.reveal(t)
+            self._take(self.session.reveal(t))
+
+    def pour_out(self, t: float | None = None) -> None:
+        """Every player pours their Goblet out onto their seat's reader spot (see
+        :meth:`~companion.core.sensed.SensedSession.pour_out`)."""
+        with self.lock:
+            t = self.session.now if t is None else t
+            result = self.session.pour_out(t)
             if self.recording is not None:
-                self.recording.reveal(None, _time_of(result, t))
+                # The tracker is not fed while the Goblets are poured out: nor is the recording.
+                self.recording.note("pour-out: the readers count the Goblets poured out", t)
             self._take(result)
+
+    def confirm(self, place: Any, counts: Mapping[str, int] | None = None) -> None:
+        """The Host's count of the tokens poured out at ``place`` (``counts``, or as read)."""
+        with self.lock:
+            self._take(self.session.confirm(place, counts))
+
+    def confirm_all(self) -> None:
+        """The Host: every place not settled yet is taken as read now (the reveal follows)."""
+        with self.lock:
+            pouring = self.session.pouring
+            if pouring is None:
+                raise IllegalAction("no Goblet is being poured out", rule=POUR_OUT_RULE)
+            result = Result()
+            for place in range(pouring.places):
+                if self.session.pouring is not None and pouring.status(place) not in DONE:
+                    result.extend(self.session.confirm(place))
+            self._take(result)
+
+    def pour_out_view(self) -> list[dict[str, Any]] | None:
+        """Each place's pour-out status and tokens read there (None when not pouring out)."""
+        pouring = self.session.pouring
+        return None if pouring is None else pouring.view()
 
     def resync(self) -> None:
         """Follow the journal after the Host entered or undid an action by hand.
@@ -159,7 +213,8 @@ class SensedTable:
 
     def host_input(self, data: Mapping[str, Any]) -> None:
         """The Host's inputs on a sensed table: ``{"input": "start_course" | "pass" | "reveal" |
-        "fix_layout", "seat": i, "layout": {place: Goblet name}}`` (a Toast is the caller's)."""
+        "confirm" | "confirm_all" | "fix_layout", "seat": i, "place": p, "counts": {kind: n},
+        "layout": {place: Goblet name}}`` (a Toast is the caller's)."""
         kind = data.get("input")
         if kind == "start_course":
             self.start_course()
@@ -174,6 +229,13 @@ class SensedTable:
             self.end_turn(seat)
         elif kind == "reveal":
             self.reveal()
+        elif kind == "confirm":
+            counts = data.get("counts")
+            if counts is not None and not isinstance(counts, Mapping):
+                raise MalformedInput("must be an object {kind: count}", field="counts")
+            self.confirm(data.get("place"), counts)
+        elif kind == "confirm_all":
+            self.confirm_all()
         elif kind == "fix_layout":
             layout = data.get("layout")
             if not isinstance(layout, Mapping):
@@ -197,6 +259,8 @@ class SensedTable:
     def _take(self, result: Result) -> None:
         """Record what the session applied, then tell the Host what it noticed."""
         for applied in result.applied:
+            if applied.action.get("type") == "reveal" and self.recording is not None:
+                self.recording.reveal(None, self.session.now)
             self.service.act(
                 applied.action,
                 by=HOST,
@@ -233,6 +297,8 @@ def _describe(notice: Mapping[str, Any]) -> str:
         return f"an unknown tag at seat {notice.get('seat')} (enroll it)"
     if kind == "contents_mismatch":
         return f"goblet {notice.get('goblet')}: the readers and the journal disagree"
+    if kind == "pour_out":
+        return "pour each Goblet out on its reader spot, one layer, and set the Goblet aside"
     if kind == "layout_differs":
         return (
             "the engine has the Goblets elsewhere than the table: set them out, or fix the layout"

@@ -563,6 +563,11 @@ class Service:
                 "sensed": self.sensing is not None,
                 "readers": {str(k): v for k, v in sorted(self.readers.items())},
             }
+            pouring = None if self.sensing is None else self.sensing.pour_out_view()
+            if pouring is not None:
+                # The Goblets are being poured out in front of everyone (the reveal has begun):
+                # each place's progress and how many tokens lie there, never their kinds.
+                data["pour_out"] = pouring
             if table is None:
                 data.update({"seq": -1, "game": None, "game_id": None, "play": None})
                 if viewer == HOST:

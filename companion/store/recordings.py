@@ -119,6 +119,10 @@ class RecordingWriter:
         """Record the reveal: these Goblets (all when ``None``) were emptied."""
         self._write({"t": t, "empty": "all" if goblets is None else list(goblets)})
 
+    def note(self, text: str, t: float) -> None:
+        """Record a remark (a replay skips it)."""
+        self._write({"t": t, "note": str(text)})
+
     def close(self) -> None:
         """Close the file (a stream handed in is left open)."""
         if self._owned:

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from companion.core.games.goblets.tokens import Token
 from companion.core.tags import TokenTag
+from companion.virtual.pour_out import gather_motions, pour_out_motions
 from companion.virtual.scenario import CourseByHand, Hands, Motion
 
 
@@ -53,6 +54,8 @@ class HandTable(CourseByHand):
         super().__init__(rng, len(names), True, hands or Hands(), names, 0.0)
         self.inside: dict[str, list[str]] = {name: [] for name in self.names}
         self.screens: list[list[tuple[str, Token]]] = [[] for _ in self.names]
+        self.lying: dict[int, tuple[str, list[str]]] = {}
+        """Seat -> (the Goblet poured out there, the tokens lying flat on its reader)."""
         self.live = self._reading()
 
     def _reading(self) -> LiveScenario:
@@ -114,6 +117,27 @@ class HandTable(CourseByHand):
             self._back_to_pool(self.inside[name])
             self.inside[name] = []
             self.contents[name] = []
+        for place, screen in enumerate(self.screens):
+            self._back_to_pool(uid for uid, _ in screen)
+            self.screens[place] = []
+
+    def pour_out(self, seat: int) -> None:
+        """The reveal on the readers: the Goblet at ``seat`` lifted, its tokens poured out flat
+        onto the seat's reader spot, the empty Goblet set aside (see ``virtual.pour_out``)."""
+        name = self.layout[seat]
+        uids = self.inside[name]
+        self.motions.extend(pour_out_motions(self.t, seat, name, uids))
+        self.lying[seat] = (name, uids)
+        self.inside[name] = []
+        self.contents[name] = []
+
+    def gather(self) -> None:
+        """After the reveal: the tokens lying out go back to the pool with the screens', and each
+        Goblet is set back where it stood."""
+        for seat, (name, uids) in sorted(self.lying.items()):
+            self.motions.extend(gather_motions(self.t, seat, name, uids))
+            self._back_to_pool(uids)
+        self.lying = {}
         for place, screen in enumerate(self.screens):
             self._back_to_pool(uid for uid, _ in screen)
             self.screens[place] = []

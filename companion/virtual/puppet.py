@@ -62,6 +62,9 @@ REVEAL_TAP = 0.2
 """Seconds between the Goblets emptied and the reveal tapped (a moment, see ``HandTable``)."""
 DEALT = frozenset({"deal_characters", "deal_winetaster_cards", "deal_targets", "legacy_draw"})
 """Chance actions the sensed side draws itself (the players read them from it)."""
+REVEALS = ("readers", "tracked")
+"""How the Goblets are revealed: poured out on the readers (the sensing design's ground truth),
+or emptied where they stand, revealing what was tracked."""
 TOAST_ROUNDS = (2, 3)
 """The Toast is called from this round on (drawn each Course), once a player may."""
 
@@ -69,9 +72,10 @@ TOAST_ROUNDS = (2, 3)
 @dataclass(frozen=True)
 class Tap:
     """An input sensors cannot see, at table time ``t``: ``start_course`` (the Host), ``pass``,
-    ``toast`` (a seat's phone), ``reveal`` (the Toast Caller), ``enter`` (``action`` entered by
-    hand: the tie-break shoot-out), ``fix_layout`` (the Host says where the Goblets stand:
-    ``layout``, after a tracker conflict)."""
+    ``toast`` (a seat's phone), ``reveal`` (the Toast Caller: reveal what was tracked),
+    ``pour_out`` (the Toast Caller: every Goblet is poured out on its reader), ``enter``
+    (``action`` entered by hand: the tie-break shoot-out), ``fix_layout`` (the Host says where
+    the Goblets stand: ``layout``, after a tracker conflict)."""
 
     t: float
     kind: str
@@ -133,7 +137,11 @@ class Puppeteer:
         table: HandTable | None = None,
         hands: Hands | None = None,
         patience: float = PATIENCE,
+        reveal: str = "readers",
     ) -> None:
+        if reveal not in REVEALS:
+            raise MalformedInput(f"must be one of {', '.join(REVEALS)}", field="reveal")
+        self.reveal = reveal
         self.rng = rng
         self.engine = check_options(state).clone()
         self.actions: list[Action] = [dict(a) for a in actions]
@@ -237,6 +245,10 @@ class Puppeteer:
         engine, table, course = self.engine, self.table, self._course
         if course.number != engine.course:
             self._course = course = _Notes(engine.course)
+        if table.lying:
+            table.wait(table.span(THINK))
+            table.gather()  # the revealed tokens put away, the Goblets set back
+            return
         if not table.is_home():
             # "Each player should take the Goblet with the Coaster ring that matches their House"
             table.wait(table.span(THINK) / 2)
@@ -342,12 +354,20 @@ class Puppeteer:
         return {"type": "pour", "seat": step["seat"], "goblet": goblet, "token": token}
 
     def _reveal(self, caller: int) -> None:
-        """ "each player takes the Goblet in front of them [...] and reveals its contents"."""
+        """ "each player takes the Goblet in front of them [...] and reveals its contents": on
+        the readers, each pours it out onto their reader spot, one after another."""
         table = self.table
         table.wait(table.span(THINK))
-        table.empty_goblets()
-        table.wait(REVEAL_TAP)
-        self._tap("reveal", caller)
+        if self.reveal == "tracked":
+            table.empty_goblets()
+            table.wait(REVEAL_TAP)
+            self._tap("reveal", caller)
+        else:
+            self._tap("pour_out", caller)
+            places = len(self.engine.places)
+            for place in self.rng.sample(range(places), places):
+                table.wait(table.span(table.hands.gap))
+                table.pour_out(place)
         self._apply({"type": "reveal", "seat": caller})
 
     def _shootout(self) -> None:

@@ -68,6 +68,8 @@ class SessionSink:
             self._take(session.toast(tap.seat))
         elif tap.kind == "reveal":
             self._take(session.reveal(tap.t))
+        elif tap.kind == "pour_out":
+            self._take(session.pour_out(tap.t))
         elif tap.kind == "enter":
             self._take(session.apply_chance(tap.action))
         elif tap.kind == "fix_layout":

@@ -29,9 +29,9 @@ noise levels (2 Courses each), 71 of 72 games were exact; the other (5 players, 
 met a spurious lift at the start of the reading."""
 
 
-def play(seed: int, players: int, noise: str, courses: int = 2):
+def play(seed: int, players: int, noise: str, courses: int = 2, reveal: str = "readers"):
     options = {"players": players, "characters": [], "courses": courses}
-    puppet = Puppeteer.new_game(random.Random(seed), options)
+    puppet = Puppeteer.new_game(random.Random(seed), options, reveal=reveal)
     state = registry.get("goblets").new_state(options)
     layout = dict(enumerate(puppet.table.layout))
     session = SensedSession(state, puppet.table.registry, layout=layout, rng=random.Random(seed))
@@ -64,7 +64,9 @@ def test_the_sensed_journal_is_the_puppeteers_legal_game(players: int, noise: st
         assert sink.actions == puppet.actions
         events = sink.result.events
         assert [e for e in events if e.get("event") == "rule_warning"] == []
-        assert [n for n in sink.result.notices if n["notice"] != "shootout"] == []
+        # The only notices: each Course's "pour out your Goblets" (and a shoot-out's).
+        notices = [n["notice"] for n in sink.result.notices if n["notice"] != "shootout"]
+        assert notices == ["pour_out", "pour_out"]
         sensed = sink.session.state
         assert sensed.results == puppet.engine.results  # contents revealed, poisoned, VP
         assert sensed.outcome() == puppet.engine.outcome()
@@ -76,15 +78,25 @@ def test_the_sensed_journal_is_the_puppeteers_legal_game(players: int, noise: st
     assert len(kinds & {"peek", "rotate", "swap", "pass"}) >= 3
 
 
+def test_the_puppeteer_can_reveal_what_was_tracked() -> None:
+    # [sensing] reveal = "tracked": the Goblets are emptied where they stand, nothing poured out.
+    puppet, sink = play(0, 5, "moderate", reveal="tracked")
+    assert puppet.desyncs == 0
+    assert sink.actions == puppet.actions
+    assert [n for n in sink.result.notices if n["notice"] != "shootout"] == []
+    assert sink.session.state.results == puppet.engine.results
+    assert not puppet.table.lying
+
+
 def test_every_action_kind_and_a_shootout_in_whole_games() -> None:
     kinds: set[str] = set()
-    for seed, players in ((6, 4), (1, 6)):
+    for seed, players in ((0, 4), (1, 6)):
         puppet, sink = play(seed, players, "moderate", courses=3)
         assert sink.actions == puppet.actions and puppet.desyncs == 0
         assert [e for e in sink.result.events if e.get("event") == "rule_warning"] == []
         kinds |= {a["type"] for a in puppet.actions}
     assert {"peek", "rotate", "swap", "pass", "toast", "reveal"} <= kinds
-    assert {"shootout_pour", "shootout_choose"} <= kinds  # seed 6 ends in a tie
+    assert {"shootout_pour", "shootout_choose"} <= kinds  # seed 0 ends in a tie
 
 
 def test_the_puppeteer_alone_deals_for_itself_and_plays_legal_games() -> None:

@@ -69,8 +69,14 @@ class SensedSession:
         self.pour_out_config = pour_out or PourOutConfig()
         self.pouring: PourOut | None = None
         """The reveal on the readers while the Goblets are being poured out (else None)."""
+        self._now = 0.0
         self.lying_out: dict[str, float] = {}
         """Revealed token -> when it was last read: kept from the tracker until gathered up."""
+
+    @property
+    def now(self) -> float:
+        """The latest time the session has seen (the observations' clock; 0 before any)."""
+        return max(self._now, self.table.now or 0.0)
 
     @property
     def state(self) -> GobletsState:
@@ -88,6 +94,7 @@ class SensedSession:
 
     def observe(self, obs: Observation) -> Result:
         """One reader snapshot (to the pour-out while the Goblets are poured out)."""
+        self._now = max(self._now, obs.t)
         if self.pouring is not None:
             result = Result(notices=self.pouring.observe(obs))
             return result.extend(self._reveal_if_poured(obs.t))
@@ -104,6 +111,7 @@ class SensedSession:
 
     def advance(self, t: float) -> Result:
         """Time passes with no snapshot (lets a settling layout be believed)."""
+        self._now = max(self._now, t)
         if self.pouring is not None:
             self.pouring.advance(t)
             return self._reveal_if_poured(t)
