@@ -226,10 +226,8 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         raise MalformedInput("must be 0 to 65535", field="web.port")
     if config.virtual.mode not in ("sensed", "engine"):
         raise MalformedInput("must be 'sensed' or 'engine'", field="virtual.mode")
-    if config.virtual.noise not in ("none", "moderate", "heavy", "brutal", "stacked"):
-        raise MalformedInput(
-            "must be none, moderate, heavy, brutal or stacked", field="virtual.noise"
-        )
+    if config.virtual.noise not in ("none", "moderate", "heavy", "brutal"):
+        raise MalformedInput("must be none, moderate, heavy or brutal", field="virtual.noise")
     if config.sensing.reveal not in ("readers", "tracked"):
         raise MalformedInput("must be 'readers' or 'tracked'", field="sensing.reveal")
     if config.sensing.settle <= 0:

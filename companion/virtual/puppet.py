@@ -338,7 +338,12 @@ class Puppeteer:
     def _pour(self, step: dict[str, Any]) -> Action:
         engine, rng = self.engine, self.rng
         place, places = step["place"], len(engine.places)
-        screen = {k: n for k, n in engine.screens[place].items() if n}
+        # What the hands hold, too: after the journal went another way (a pour the readers
+        # missed) the engine may believe a token is still behind the screen that is not.
+        held = {kind.value for _, kind in self.table.screens[place]}
+        screen = {k: n for k, n in engine.screens[place].items() if n and k in held}
+        if not screen:
+            return {"type": "pass", "seat": step["seat"]}
         rush = step["kind"] == "turn" and self._round() >= self._course.toast_round - 1
         if rush and "wine" in screen and rng.random() < 0.85:
             token = "wine"  # emptying the screen of Wine, to be allowed to Call the Toast

@@ -15,13 +15,14 @@ import time
 import pytest
 
 from companion.core import registry
-from companion.core.errors import IllegalAction
+from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import HOST, PUBLIC, Mode, Viewer
 from companion.core.observations import Observation
 from companion.service import Service
 from companion.service.sensed_demo import SensedDemo
 from companion.service.sensing import SensedTable
 from companion.virtual import NOISE, Scenario, SimulatedReaders
+from companion.virtual.pour_out import poured_out
 
 
 @pytest.fixture
@@ -47,7 +48,7 @@ def test_a_sensed_course_is_journaled_exactly(sensed, seed, noise):
     service.new_game("goblets", {"players": 4}, play="readers")
     assert service.table.state.view(PUBLIC)["phase"] == "initial_pour"  # waits for the hands
     scenario = Scenario.generate(random.Random(seed), 4, specials=0.0)
-    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge = SensedTable(service, scenario.registry, scenario.initial_layout(), reveal="tracked")
     bridge.start_course()
     for observation in SimulatedReaders(scenario, NOISE[noise], random.Random(seed)).snapshots():
         bridge.observe(observation)
@@ -139,3 +140,67 @@ def test_host_corrections_resync_the_session(sensed):
     service.undo()
     assert engine_table(bridge.session.state) == engine_table(service.table.state)
     assert bridge.session.state.turn_number == service.table.state.turn_number
+
+
+def test_the_reveal_on_the_readers_through_the_service(sensed):
+    # The default [sensing] reveal: "Reveal" asks every player to pour out; the service shows each
+    # seat's progress (never the kinds), then reveals and scores what lies on the readers.
+    service = sensed
+    service.new_game("goblets", {"players": 4}, play="readers")
+    scenario = Scenario.generate(random.Random(21), 4, actions=(30, 36), specials=0.0)
+    end = scenario.duration
+    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge.start_course()
+    poured = poured_out(scenario, random.Random(1), start=end + 2.0)
+    toasted = False
+    shown = []
+    for observation in SimulatedReaders(poured, NOISE["stacked"], random.Random(2)).snapshots():
+        if observation.t > end + 0.5 and not toasted:
+            bridge.advance(end + 0.5)
+            seat = bridge.turn_seat()
+            service.act({"type": "toast", "seat": seat}, by=Viewer.seat(seat))
+            service.sensing.host_input({"input": "reveal"})
+            toasted = True
+        bridge.observe(observation)
+        message = service.message(PUBLIC)
+        if "pour_out" in message:
+            shown.append(message["pour_out"])
+    final = scenario.final
+    truth = {p: final["goblets"][final["seats"][str(p)]] for p in range(4)}
+    result = service.table.state.view(PUBLIC)["results"][0]
+    assert {p["place"]: p["contents"] for p in result["places"]} == truth
+    assert shown and "pour_out" not in service.message(PUBLIC)  # over once revealed
+    statuses = {s["status"] for seats in shown for s in seats}
+    assert {"waiting", "settling", "settled"} <= statuses
+    assert all(set(s) == {"place", "status", "tokens"} for seats in shown for s in seats)
+    kinds = [e.action["type"] for e in service.store.entries(service.table.record.id)]
+    assert kinds.count("reveal") == 1
+
+
+def test_the_host_counts_a_seat_by_hand_and_takes_the_rest_as_read(sensed):
+    service = sensed
+    service.new_game("goblets", {"players": 4}, play="readers")
+    scenario = Scenario.generate(random.Random(8), 4, specials=0.0)
+    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge.start_course()
+    for observation in SimulatedReaders(scenario, NOISE["none"], random.Random(8)).snapshots():
+        bridge.observe(observation)
+    bridge.advance(scenario.duration + 3)
+    with pytest.raises(AmbiguousObservation, match="nothing to confirm"):
+        service.sensing.host_input({"input": "confirm", "place": 0})
+    with pytest.raises(IllegalAction, match="poured out"):
+        service.sensing.host_input({"input": "confirm_all"})
+    seat = bridge.turn_seat()
+    service.act({"type": "toast", "seat": seat}, by=Viewer.seat(seat))
+    service.sensing.host_input({"input": "reveal"})
+    with pytest.raises(MalformedInput) as error:
+        service.sensing.host_input({"input": "confirm", "place": 9})
+    assert error.value.field == "place"
+    with pytest.raises(MalformedInput):
+        service.sensing.host_input({"input": "confirm", "place": 0, "counts": [1]})
+    service.sensing.host_input({"input": "confirm", "place": 0, "counts": {"wine": 1}})
+    assert service.message(HOST)["pour_out"][0]["status"] == "confirmed"
+    assert service.table.state.phase == "play"  # the others are not read yet
+    service.sensing.host_input({"input": "confirm_all"})  # nothing on their readers: empty
+    result = service.table.state.view(PUBLIC)["results"][0]
+    assert [p["contents"] for p in result["places"]] == [{"wine": 1}, {}, {}, {}]

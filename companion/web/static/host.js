@@ -227,9 +227,33 @@
 
   // -- the sensed table ------------------------------------------------------------------------
 
+  let lastPourKey = null;
   const sensedInput = (input, extra) => act("/api/host/sensed", Object.assign({input}, extra || {}));
   $("start-course").addEventListener("click", () => sensedInput("start_course"));
   $("reveal").addEventListener("click", () => sensedInput("reveal"));
+  $("confirm-all").addEventListener("click", () => sensedInput("confirm_all"));
+
+  const KINDS = ["wine", "poison", "antidote", "unicorn_antidote", "ogre_poison"];
+  function pourOutSeats(message) {
+    // A seat's hand count: one number per kind, sent as {input: "confirm", place, counts}.
+    return (message.pour_out || []).map((seat) => {
+      const label = `${Goblets.seatName(seat.place)}: ${seat.status} · ${seat.tokens} read`;
+      if (seat.status === "confirmed" || seat.status === "settled") return CB.el("li", {"data-status": seat.status}, label);
+      const inputs = KINDS.map((kind) => CB.el("label", {class: "small"}, kind.replace("_", " ") + " ",
+        CB.el("input", {type: "number", min: "0", max: "52", value: "0", name: kind, class: "count"})));
+      const form = CB.el("form", {class: "row", "data-place": String(seat.place)}, ...inputs,
+        CB.el("button", {type: "submit"}, "Count by hand"),
+        CB.el("button", {type: "button", class: "as-read"}, "Take as read"));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const counts = {};
+        form.querySelectorAll("input.count").forEach((i) => { counts[i.name] = Number(i.value) || 0; });
+        sensedInput("confirm", {place: seat.place, counts});
+      });
+      form.querySelector(".as-read").addEventListener("click", () => sensedInput("confirm", {place: seat.place}));
+      return CB.el("li", {"data-status": seat.status}, label, form);
+    });
+  }
   $("fix-layout").addEventListener("click", () => {
     if (!proposal) return;
     const layout = {};
@@ -289,6 +313,11 @@
     $("undo").disabled = !message.can_undo;
     $("sensed-panel").hidden = !message.sensed;
     if (message.sensed) CB.fill("layout-fix", layoutFix(message));
+    $("pour-out-host").hidden = !message.pour_out;
+    // Re-drawn only when the statuses change, so a count being typed in is not wiped.
+    const pourKey = JSON.stringify((message.pour_out || []).map((s) => s.status));
+    if (message.pour_out && pourKey !== lastPourKey) CB.fill("pour-out-seats", pourOutSeats(message));
+    lastPourKey = pourKey;
     CB.fill("notices", (message.notices || []).slice().reverse().map((n) => CB.el("li", {class: "notice-" + n.kind}, n.message)));
     document.body.dataset.seq = message.seq;
     document.body.dataset.game = message.game_id;

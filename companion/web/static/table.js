@@ -58,6 +58,18 @@
         : message.virtual ? "virtual table (no hardware)" : "no reader has reported yet")]);
   }
 
+  const POUR_STATUS = {waiting: "Goblet still on the reader", settling: "reading…",
+    settled: "settled", confirmed: "counted by hand"};
+
+  function pourOut(message) {
+    // The reveal on the readers: each seat's progress, and how many tokens lie on its reader.
+    const seats = message.pour_out;
+    document.getElementById("pour-out-panel").hidden = !seats;
+    if (!seats) return;
+    CB.fill("pour-out", seats.map((s) => CB.el("li", {class: "pour-" + s.status, "data-status": s.status},
+      `${Goblets.seatName(s.place)}: ${POUR_STATUS[s.status] || s.status} · ${s.tokens} token${s.tokens === 1 ? "" : "s"}`)));
+  }
+
   function render(message) {
     const view = message.view || {};
     CB.followGame(initial, message);
@@ -68,6 +80,7 @@
     Goblets.draw(document.getElementById("drawing"), message, {legend: document.getElementById("legend")});
     Goblets.feed(document.getElementById("feed"), message);
     toast(message);
+    pourOut(message);
     scores(message);
     readers(message);
     document.body.dataset.game = message.game_id;
