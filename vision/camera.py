@@ -8,7 +8,12 @@ virtual twin selected by config". :func:`open_camera` picks the source:
   ``"session.mp4"``): ``cv2.VideoCapture``;
 - ``"synthetic"``: :class:`SyntheticCamera`, rendered frames of a scene the caller can change;
 - ``"auto"``: picamera2 if importable and a camera answers, else VideoCapture 0 if it opens,
-  else the synthetic camera.
+  else the synthetic camera. The choice and why is logged (``vision.camera``; a warning when it
+  ends at the synthetic camera, which is no camera at all).
+
+picamera2 comes from Raspberry Pi OS's apt (``python3-picamera2``), not PyPI, so a venv sees it
+only when made with ``--system-site-packages`` (``scripts/run`` does that when the system Python
+can import it). ``"pi"`` without it fails with that said (:data:`PICAMERA_HELP`).
 
 :class:`FrameLoop` reads frames at a steady rate on its own thread, runs
 :func:`vision.detect.detect` on each and hands ``(t, detections)`` to a sink; a frame that cannot
@@ -18,7 +23,8 @@ is the only one in ``vision`` that touches devices or a clock.
 
 from __future__ import annotations
 
-import contextlib
+import logging
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +37,13 @@ from companion.core.errors import MalformedInput
 from vision import render
 from vision.calibrate import Calibration
 from vision.detect import Detections, detect
+
+log = logging.getLogger(__name__)
+PICAMERA_HELP = (
+    "on a Raspberry Pi install it with `sudo apt install python3-picamera2` and make the venv "
+    "with `python3 -m venv --system-site-packages .venv` (scripts/run does when the system "
+    "Python can import picamera2)"
+)
 
 
 class Camera(Protocol):
@@ -70,10 +83,14 @@ class PiCamera:
     """A Raspberry Pi camera through picamera2 (imported only here, only when asked for)."""
 
     def __init__(self, size: tuple[int, int] = (1280, 720)) -> None:
-        try:
-            from picamera2 import Picamera2  # only on a Pi
-        except ImportError:
-            raise MalformedInput("picamera2 is not installed", field="camera") from None
+        problem = _picamera_problem()
+        if problem is not None:
+            raise MalformedInput(
+                f"picamera2 cannot be imported by {sys.executable} ({problem}): {PICAMERA_HELP}",
+                field="camera",
+            )
+        from picamera2 import Picamera2  # only on a Pi
+
         self._cam = Picamera2()
         # picamera2's "RGB888" is laid out B, G, R in memory: OpenCV's order.
         config = self._cam.create_video_configuration(main={"size": size, "format": "RGB888"})
@@ -129,12 +146,40 @@ class SyntheticCamera:
         """Nothing to release."""
 
 
-def _picamera_available() -> bool:
+def _picamera_problem() -> str | None:
+    """Why picamera2 cannot be imported here, or None when it can."""
     try:
         import picamera2  # noqa: F401 - probing for a Pi
-    except ImportError:
-        return False
-    return True
+    except ImportError as error:
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+def _auto(size: tuple[int, int], seed: int, seats: int) -> Camera:
+    """picamera2, else VideoCapture 0, else the synthetic camera; says which and why."""
+    problem = _picamera_problem()
+    if problem is None:
+        try:
+            camera = PiCamera(size)
+        except Exception as error:  # picamera2 with no camera on the ribbon raises its own
+            pi_why = f"picamera2 found no camera ({type(error).__name__}: {error})"
+        else:
+            log.info("camera auto: the Pi camera (picamera2)")
+            return camera
+    else:
+        pi_why = f"picamera2 cannot be imported ({problem}; {PICAMERA_HELP})"
+    try:
+        camera = OpenCVCamera(0, size)
+    except MalformedInput as error:
+        log.warning(
+            "camera auto: the SYNTHETIC camera (rendered frames, no real camera): %s; "
+            "VideoCapture 0: %s",
+            pi_why,
+            error,
+        )
+        return SyntheticCamera(seed=seed, seats=seats, size=size)
+    log.info("camera auto: VideoCapture 0, since %s", pi_why)
+    return camera
 
 
 def open_camera(
@@ -150,14 +195,7 @@ def open_camera(
     if source == "pi":
         return PiCamera(size)
     if source == "auto":
-        if _picamera_available():
-            # picamera2 without a camera on the ribbon raises its own errors: try the next source.
-            with contextlib.suppress(Exception):
-                return PiCamera(size)
-        try:
-            return OpenCVCamera(0, size)
-        except MalformedInput:
-            return SyntheticCamera(seed=seed, seats=seats, size=size)
+        return _auto(size, seed, seats)
     return OpenCVCamera(int(source) if source.isdigit() else source, size)
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -200,6 +201,8 @@ def run_watch(args: argparse.Namespace) -> int:
     if not args.rate > 0:
         raise MalformedInput(f"must be > 0, got {args.rate}", field="rate")
     seats = args.seats if args.seats is not None else 6
+    # stdout is the JSON lines; the camera's choice (``--camera auto``) is logged to stderr.
+    logging.basicConfig(level=logging.INFO, format="companion vision: %(message)s")
     camera = open_camera(args.camera, parse_size(args.size), seed=args.seed, seats=seats)
     start = time.monotonic()
 

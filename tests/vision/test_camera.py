@@ -1,16 +1,23 @@
 """The camera adapter: the synthetic twin, VideoCapture on a recorded file, the frame loop."""
 
+import logging
+import subprocess
 import sys
 import threading
+import types
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from companion.cli import main
 from companion.core.errors import MalformedInput
 from vision.calibrate import calibrate, error_px
 from vision.camera import FrameLoop, OpenCVCamera, SyntheticCamera, open_camera
 from vision.render import Scene
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_synthetic_camera_keeps_its_pose_and_calibrates_like_a_real_table():
@@ -101,7 +108,7 @@ def test_auto_falls_back_from_the_pi_to_video_capture_to_the_synthetic_camera(mo
     def no_device(source, size=None):
         raise MalformedInput(f"cannot open camera {source!r}", field="camera")
 
-    monkeypatch.setattr(camera_module, "_picamera_available", lambda: False)
+    monkeypatch.setattr(camera_module, "_picamera_problem", lambda: "ImportError: none here")
     monkeypatch.setattr(camera_module, "OpenCVCamera", no_device)
     assert isinstance(open_camera("auto", size=(640, 480)), SyntheticCamera)
     opened = []
@@ -110,5 +117,124 @@ def test_auto_falls_back_from_the_pi_to_video_capture_to_the_synthetic_camera(mo
     assert open_camera("rtsp://pi.local/table") == "rtsp://pi.local/table"
     assert opened == [0, 2, "rtsp://pi.local/table"]
     monkeypatch.setitem(sys.modules, "picamera2", None)  # as on a machine without it
-    with pytest.raises(MalformedInput, match="picamera2 is not installed"):
+    with pytest.raises(MalformedInput, match="picamera2 cannot be imported"):
         open_camera("pi")
+
+
+def _fake_picamera2(monkeypatch, fail=None):
+    """A picamera2 module whose Picamera2 is a camera on the ribbon (or ``fail`` raised)."""
+    module = types.ModuleType("picamera2")
+
+    class Picamera2:
+        def __init__(self):
+            if fail is not None:
+                raise fail
+            self.started = False
+
+        def create_video_configuration(self, main):
+            return {"main": main}
+
+        def configure(self, config):
+            self.size = config["main"]["size"]
+
+        def start(self):
+            self.started = True
+
+        def capture_array(self):
+            assert self.started
+            return np.zeros((self.size[1], self.size[0], 3), np.uint8)
+
+        def stop(self):
+            self.started = False
+
+        def close(self):
+            pass
+
+    module.Picamera2 = Picamera2
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+
+
+def _no_video_capture(monkeypatch):
+    import vision.camera as camera_module
+
+    def no_device(source, size=None):
+        raise MalformedInput(f"cannot open camera {source!r}", field="camera")
+
+    monkeypatch.setattr(camera_module, "OpenCVCamera", no_device)
+
+
+def test_camera_pi_without_picamera2_fails_saying_how_to_install_it(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # the venv cannot see apt's package
+    with pytest.raises(MalformedInput) as error:
+        open_camera("pi")
+    for words in ("sudo apt install python3-picamera2", "--system-site-packages", sys.executable):
+        assert words in str(error.value)
+    # The command a user runs says it too, and stops (no synthetic frames instead).
+    assert main(["vision", "watch", "--camera", "pi", "--frames", "1"]) != 0
+    captured = capsys.readouterr()
+    assert "sudo apt install python3-picamera2" in captured.err and captured.out == ""
+
+
+def test_camera_auto_logs_which_camera_and_why(monkeypatch, caplog):
+    import vision.camera as camera_module
+
+    caplog.set_level(logging.INFO, logger="vision.camera")
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    _no_video_capture(monkeypatch)
+    assert isinstance(open_camera("auto", size=(640, 480)), SyntheticCamera)
+    (record,) = caplog.records
+    assert record.levelno == logging.WARNING
+    assert "SYNTHETIC" in record.message and "python3-picamera2" in record.message
+    assert "cannot open camera 0" in record.message
+
+    caplog.clear()
+    _fake_picamera2(monkeypatch, fail=RuntimeError("Camera __init__ sequence did not complete"))
+    monkeypatch.setattr(camera_module, "OpenCVCamera", lambda s, size=None: ("capture", s))
+    assert open_camera("auto") == ("capture", 0)
+    (record,) = caplog.records
+    assert record.levelno == logging.INFO
+    assert "VideoCapture 0" in record.message and "picamera2 found no camera" in record.message
+
+    caplog.clear()
+    _fake_picamera2(monkeypatch)
+    camera = open_camera("auto", size=(320, 240))
+    assert isinstance(camera, camera_module.PiCamera)
+    assert camera.read().shape == (240, 320, 3)
+    camera.close()
+    assert [r.message for r in caplog.records] == ["camera auto: the Pi camera (picamera2)"]
+
+
+def _make_venv(tmp_path, picamera2):
+    """Run scripts/venv.sh's make_venv with a system Python that has (or lacks) picamera2."""
+    apt = tmp_path / "apt-dist-packages"
+    apt.mkdir(parents=True, exist_ok=True)
+    (apt / "picamera2.py").write_text('"""Stands in for apt\'s python3-picamera2."""\n')
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    python = bindir / "python3.11"
+    env = f"PYTHONPATH={apt} " if picamera2 else ""
+    python.write_text(f'#!/bin/sh\n{env}exec {sys._base_executable} "$@"\n')
+    python.chmod(0o755)
+    script = REPO / "scripts" / "venv.sh"
+    subprocess.run(
+        ["bash", "-c", f"set -euo pipefail; source {script}; make_venv {tmp_path / 'venv'}"],
+        env={"PATH": f"{bindir}:/usr/bin:/bin"},
+        check=True,
+        timeout=240,
+        capture_output=True,
+    )
+    return (tmp_path / "venv" / "pyvenv.cfg").read_text()
+
+
+@pytest.mark.slow
+def test_the_venv_sees_the_systems_packages_only_when_the_system_has_picamera2(tmp_path):
+    plain = _make_venv(tmp_path / "a", picamera2=False)
+    assert "include-system-site-packages = false" in plain
+    pi = _make_venv(tmp_path / "b", picamera2=True)
+    assert "include-system-site-packages = true" in pi
+    # A venv made before `apt install python3-picamera2` is switched over, keeping its packages.
+    (tmp_path / "a" / "venv" / "kept.txt").write_text("installed")
+    switched = _make_venv(tmp_path / "a", picamera2=True)
+    assert "include-system-site-packages = true" in switched
+    assert (tmp_path / "a" / "venv" / "kept.txt").read_text() == "installed"
+    assert (tmp_path / "a" / "venv" / "bin" / "pip").exists()
