@@ -18,7 +18,7 @@ except ImportError:  # CPython: the tests and the Pi adapters
         return value
 
 
-# Host interface instructions.
+# Host interface instructions (PN5180 datasheet 11.4.3; RF_OFF as in ATrappmann's PN5180.cpp).
 CMD_WRITE_REGISTER = const(0x00)
 CMD_WRITE_REGISTER_OR_MASK = const(0x01)
 CMD_WRITE_REGISTER_AND_MASK = const(0x02)
@@ -28,6 +28,7 @@ CMD_SEND_DATA = const(0x09)
 CMD_READ_DATA = const(0x0A)
 CMD_LOAD_RF_CONFIG = const(0x11)
 CMD_RF_ON = const(0x16)
+CMD_RF_OFF = const(0x17)
 
 # Registers.
 REG_SYSTEM_CONFIG = const(0x00)
@@ -42,6 +43,8 @@ REG_TX_CONFIG = const(0x18)
 IRQ_RX = const(1 << 0)
 IRQ_TX = const(1 << 1)
 IRQ_IDLE = const(1 << 2)
+IRQ_TX_RFOFF = const(1 << 8)
+IRQ_TX_RFON = const(1 << 9)
 IRQ_TIMER1 = const(1 << 12)
 IRQ_RX_SOF = const(1 << 14)
 IRQ_GENERAL_ERROR = const(1 << 17)
@@ -60,8 +63,38 @@ TX_CONFIG_SOF_DATA = const(0x4C0)  # TX_DATA_ENABLE and SOF bits: cleared, SEND_
 # ISO 15693 request flags: high data rate | inventory (16 slots: Nb_slots flag clear).
 FLAGS_INVENTORY_16 = const(0x06)
 ISO15693_INVENTORY = const(0x01)
-# RX wait window (TIMER1 at 6.78 MHz): 2712 counts = 400 us, past t1 = 320.9 us plus the SOF.
-SLOT_WINDOW_COUNTS = const(2712)
+
+# TIMER1_CONFIG (NXP NxpNfcRdLib phhalHw_Pn5180_Reg.h): T1_ENABLE (bit 0), T1_START_ON_TX_ENDED
+# (bit 11), T1_STOP_ON_RX_STARTED (bit 20): the window runs from the end of our frame until a
+# tag's SOF is received, so an answer (3.7 ms) is never cut by the timer. T1_MODE_SEL (bit 2)
+# clear: the timer counts at 13.56 MHz (the prescaler, 6.78 MHz >> PRESCALE_SEL, is off).
+TIMER1_CONFIG_SLOT = const(0x00100801)
+TIMER1_HZ = 13_560_000
+# The window: NXP's slot timeout PHPAL_SLI15693_SW_TIMEOUT_SLOT_US = t1 324 us + t2 310 us
+# (phpalSli15693_Sw_Int.h), plus the PN5180's receive digital delay at the high data rate,
+# 321 us (gkphhalHw_Pn5180_DigiDelays_Us, added by phhalHw_Pn5180_SetTmo for firmware < 3.8):
+# 955 us, x 13.56 MHz = 12950 counts. ISO 15693-3's t1 is 4320/fc = 318.6 us, so any SOF lands
+# well inside it.
+SLOT_WINDOW_US = 955
+SLOT_WINDOW_COUNTS = const(12950)
+# ISO/IEC 15693-3 9.1.3: t2 = 4192/fc = 309.2 us from a tag's EOF to the next slot's EOF.
+T2_US = 310
+# A tag in a field just switched on may take about 1 ms to power up (ISO 15693); it must have
+# power before the request starts or it does not hear it.
+TAG_POWER_UP_US = 1000
+# RESET_N low "at least 10us" and "2ms to ramp up" (ATrappmann PN5180::reset, from the datasheet).
+RESET_LOW_US = 100
+BOOT_TIMEOUT_US = 20_000
+# The longest BUSY of one instruction we accept before calling the chip stuck (LOAD_RF_CONFIG
+# copies the RF set-up from EEPROM; the others take microseconds).
+BUSY_TIMEOUT_US = 5_000
+# BUSY rises right after a frame's last byte; a chip that never raises it is not answering.
+BUSY_RISE_TIMEOUT_US = 1_000
+# RF_ON/RF_OFF until TX_RFON/TX_RFOFF; a transceive until RX or TIMER1: the window, the
+# longest answer (SOF + 12 bytes + EOF = 3.74 ms) and room for the SPI polling.
+RF_TIMEOUT_US = 10_000
+TRANSCEIVE_TIMEOUT_US = 10_000
+BUSY_POLL_US = 1
 
 SLOT_EMPTY = const(0)
 SLOT_ONE = const(1)
@@ -77,42 +110,71 @@ class ReaderFault(Exception):
 
 
 class PN5180:
-    """One PN5180 on a shared SPI bus, selected by ``cs``; ``busy`` is its BUSY input pin."""
+    """One PN5180 on a shared SPI bus, selected by ``cs``; ``busy`` is its BUSY input pin.
 
-    def __init__(self, spi, cs, busy, rst=None, busy_limit=2000, poll_limit=200):
+    ``rst`` is this reader's own RESET_N output (pulsed by ``init()``); ``clock`` provides
+    ``ticks_us``, ``ticks_diff``, ``sleep_us`` (None: MicroPython's ``time``). Every timeout is
+    in microseconds of that clock. With ``field_off_between`` the RF field is on only during an
+    inventory (heat and power); otherwise ``init()`` leaves it on.
+    """
+
+    def __init__(self, spi, cs, busy, rst=None, clock=None, field_off_between=True):
+        if clock is None:
+            import time as clock
         self.spi = spi
         self.cs = cs
         self.busy = busy
         self.rst = rst
-        self.busy_limit = busy_limit
-        self.poll_limit = poll_limit
+        self.clock = clock
+        self.field_off_between = field_off_between
+        self.timer1_config = TIMER1_CONFIG_SLOT
+        self.window_counts = SLOT_WINDOW_COUNTS
+        self.power_up_us = TAG_POWER_UP_US
         cs(1)
         self._cmd = bytearray(16)
         self._reply = bytearray(16)
         self._req = bytearray(12)
         self.uid = bytearray(8)
         self.errors = 0
+        self.field = False
+        self._answered_at = None  # ticks_us when the last answer was seen complete
 
     # --- host interface --------------------------------------------------------------------
 
-    def _wait_busy(self):
-        for _ in range(self.busy_limit):
-            if not self.busy():
-                return
-        raise ReaderFault(3, "PN5180: BUSY stuck high")
+    def _wait_busy(self, level, timeout_us):
+        # Datasheet 11.4 BUSY handling: wait for BUSY high before NSS rises, for BUSY low
+        # before the next frame; both bounded in microseconds of the clock.
+        if self.busy() == level:
+            return
+        clock = self.clock
+        start = clock.ticks_us()
+        while self.busy() != level:
+            if clock.ticks_diff(clock.ticks_us(), start) > timeout_us:
+                if level:
+                    # The chip never took the frame: nobody is there (or it is held in reset).
+                    raise ReaderFault(1, "PN5180: no answer on SPI (BUSY never rose)")
+                raise ReaderFault(3, "PN5180: BUSY stuck high")
+            clock.sleep_us(BUSY_POLL_US)
+
+    def _frame(self, buf, read):
+        # One SPI frame: BUSY low, NSS low, bytes, BUSY high, NSS high, BUSY low.
+        self._wait_busy(0, BUSY_TIMEOUT_US)
+        self.cs(0)
+        try:
+            if read:
+                self.spi.readinto(buf, 0xFF)
+            else:
+                self.spi.write(buf)
+            self._wait_busy(1, BUSY_RISE_TIMEOUT_US)
+        finally:
+            self.cs(1)
+        self._wait_busy(0, BUSY_TIMEOUT_US)
 
     def _send(self, n):
-        self._wait_busy()
-        self.cs(0)
-        self.spi.write(memoryview(self._cmd)[:n])
-        self.cs(1)
-        self._wait_busy()
+        self._frame(memoryview(self._cmd)[:n], False)
 
     def _receive(self, n):
-        self.cs(0)
-        self.spi.readinto(memoryview(self._reply)[:n], 0xFF)
-        self.cs(1)
-        self._wait_busy()
+        self._frame(memoryview(self._reply)[:n], True)
         return self._reply
 
     def _reg_cmd(self, cmd, reg, value):
@@ -168,13 +230,36 @@ class PN5180:
         self._send(2)
         return self._receive(n)
 
+    def _wait_irq(self, mask, timeout_us, what):
+        # Poll IRQ_STATUS until one of ``mask`` is set; every read moves the clock (SPI, BUSY).
+        clock = self.clock
+        start = clock.ticks_us()
+        while True:
+            irq = self.read_reg(REG_IRQ_STATUS)
+            if irq == 0xFFFFFFFF:
+                # Reserved bits never read 1: the chip is gone and MISO floats high.
+                raise ReaderFault(1, "PN5180: no answer on SPI (unplugged?)")
+            if irq & mask:
+                return irq
+            if clock.ticks_diff(clock.ticks_us(), start) > timeout_us:
+                raise ReaderFault(3, "PN5180: no interrupt from " + what)
+
     # --- set-up ----------------------------------------------------------------------------
 
+    def reset(self):
+        """Pulse RESET_N, wait for the boot (BUSY low, IDLE_IRQ), clear the IRQs."""
+        self.rst(0)
+        self.clock.sleep_us(RESET_LOW_US)
+        self.rst(1)
+        self._wait_busy(0, BOOT_TIMEOUT_US)
+        self._wait_irq(IRQ_IDLE, BOOT_TIMEOUT_US, "the boot (IDLE_IRQ)")
+        self.write_reg(REG_IRQ_CLEAR, 0xFFFFFFFF)
+        self.field = False
+
     def init(self):
-        """Reset, check the product version, load the ISO 15693 RF set-up, switch RF on."""
+        """Reset, check the product version, load the ISO 15693 RF set-up and the timer."""
         if self.rst is not None:
-            self.rst(0)
-            self.rst(1)
+            self.reset()
         version = self.read_eeprom(EEPROM_PRODUCT_VERSION, 2)
         if version in (b"\x00\x00", b"\xff\xff"):
             raise ReaderFault(1, "PN5180: no answer on SPI")
@@ -187,34 +272,53 @@ class PN5180:
         c[1] = RF_CONFIG_ISO15693_TX
         c[2] = RF_CONFIG_ISO15693_RX
         self._send(3)
-        c[0] = CMD_RF_ON
-        c[1] = 0
-        self._send(2)
-        self.write_reg(REG_TIMER1_RELOAD, SLOT_WINDOW_COUNTS)
-        self.write_reg(REG_TIMER1_CONFIG, 0x00000801)  # start on TX end, stop on RX SOF, enable
+        self.write_reg(REG_TIMER1_RELOAD, self.window_counts)
+        self.write_reg(REG_TIMER1_CONFIG, self.timer1_config)
+        if not self.field_off_between:
+            self.field_on()
         return version
+
+    def field_on(self):
+        """RF_ON, wait for TX_RFON_IRQ, then the tags' power-up time."""
+        self._rf(CMD_RF_ON, IRQ_TX_RFON, "RF_ON")
+        self.clock.sleep_us(self.power_up_us)
+        self.field = True
+
+    def field_off(self):
+        """RF_OFF and wait for TX_RFOFF_IRQ: the tags lose power."""
+        self._rf(CMD_RF_OFF, IRQ_TX_RFOFF, "RF_OFF")
+        self.field = False
+
+    def _rf(self, cmd, irq, what):
+        self.write_reg(REG_IRQ_CLEAR, irq)
+        self._cmd[0] = cmd
+        self._cmd[1] = 0
+        self._send(2)
+        self._wait_irq(irq, RF_TIMEOUT_US, what)
+        self.write_reg(REG_IRQ_CLEAR, irq)
 
     # --- ISO 15693 -------------------------------------------------------------------------
 
     def _slot(self, request_len):
         # One slot: transmit (the request, or a bare EOF when request_len == 0), wait for an
         # answer or the timer, classify it.
+        clock = self.clock
+        if self._answered_at is not None:
+            # ISO 15693-3 9.1.3: the next EOF no sooner than t2 after the last answer's EOF.
+            left = T2_US - clock.ticks_diff(clock.ticks_us(), self._answered_at)
+            if left > 0:
+                clock.sleep_us(left)
+            self._answered_at = None
         self.write_reg(REG_IRQ_CLEAR, 0xFFFFFFFF)
         self.and_reg(REG_SYSTEM_CONFIG, 0xFFFFFFF8)  # Idle
         self.or_reg(REG_SYSTEM_CONFIG, 0x00000003)  # Transceive: waits for SEND_DATA
         self.send_data(self._req, request_len)
-        irq = 0
-        for _ in range(self.poll_limit):
-            irq = self.read_reg(REG_IRQ_STATUS)
-            if irq == 0xFFFFFFFF:
-                # Reserved bits never read 1: the chip is gone and MISO floats high.
-                raise ReaderFault(1, "PN5180: no answer on SPI (unplugged?)")
-            if irq & (IRQ_RX | IRQ_TIMER1 | IRQ_GENERAL_ERROR):
-                break
-        else:
-            raise ReaderFault(3, "PN5180: no interrupt from a transceive")
+        irq = self._wait_irq(
+            IRQ_RX | IRQ_TIMER1 | IRQ_GENERAL_ERROR, TRANSCEIVE_TIMEOUT_US, "a slot"
+        )
         if not irq & IRQ_RX:
             return SLOT_EMPTY
+        self._answered_at = clock.ticks_us()
         status = self.read_reg(REG_RX_STATUS)
         n = status & RX_BYTES_MASK
         if status & (RX_COLLISION | RX_INTEGRITY_ERROR | RX_PROTOCOL_ERROR) or n != 10:
@@ -227,7 +331,8 @@ class PN5180:
         return SLOT_ONE
 
     def _round(self, mask, mask_len, found, pending):
-        # One 16-slot inventory under a mask; collided slots become longer masks.
+        # One 16-slot inventory under a mask; collided slots become longer masks. TX_CONFIG
+        # sends only EOFs for slots 1..15 and is restored once, after the round.
         req = self._req
         req[0] = FLAGS_INVENTORY_16
         req[1] = ISO15693_INVENTORY
@@ -235,34 +340,45 @@ class PN5180:
         nbytes = (mask_len + 7) >> 3
         for i in range(nbytes):
             req[3 + i] = (mask >> (8 * i)) & 0xFF
-        for slot in range(16):
-            if slot == 0:
-                result = self._slot(3 + nbytes)
-            else:
-                self.and_reg(REG_TX_CONFIG, ~TX_CONFIG_SOF_DATA & 0xFFFFFFFF)
-                try:
-                    result = self._slot(0)
-                finally:
-                    self.or_reg(REG_TX_CONFIG, TX_CONFIG_SOF_DATA)
-            if result == SLOT_ONE:
-                uid = bytes(self.uid)
-                if uid not in found:
-                    found.append(uid)
-            elif result == SLOT_COLLISION:
-                if mask_len + 4 <= 60:
-                    pending.append((mask | (slot << mask_len), mask_len + 4))
+        self._answered_at = None
+        try:
+            for slot in range(16):
+                if slot == 0:
+                    result = self._slot(3 + nbytes)
+                    self.and_reg(REG_TX_CONFIG, ~TX_CONFIG_SOF_DATA & 0xFFFFFFFF)
                 else:
-                    self.errors += 1
+                    result = self._slot(0)
+                if result == SLOT_ONE:
+                    uid = bytes(self.uid)
+                    if uid not in found:
+                        found.append(uid)
+                elif result == SLOT_COLLISION:
+                    if mask_len + 4 <= 60:
+                        pending.append((mask | (slot << mask_len), mask_len + 4))
+                    else:
+                        self.errors += 1
+        finally:
+            self.or_reg(REG_TX_CONFIG, TX_CONFIG_SOF_DATA)
 
     def inventory(self, max_rounds=64):
-        """Every ISO 15693 tag in the field, as 8-byte UIDs most significant byte first."""
-        found = []
-        pending = [(0, 0)]
-        rounds = 0
-        while pending and rounds < max_rounds:
-            mask, mask_len = pending.pop()
-            self._round(mask, mask_len, found, pending)
-            rounds += 1
-        if pending:
-            self.errors += 1
+        """Every ISO 15693 tag in the field, as 8-byte UIDs most significant byte first.
+
+        The field is switched on (and the tags given their power-up time) first if it is off,
+        and off again afterwards when ``field_off_between`` is set.
+        """
+        if not self.field:
+            self.field_on()
+        try:
+            found = []
+            pending = [(0, 0)]
+            rounds = 0
+            while pending and rounds < max_rounds:
+                mask, mask_len = pending.pop()
+                self._round(mask, mask_len, found, pending)
+                rounds += 1
+            if pending:
+                self.errors += 1
+        finally:
+            if self.field_off_between:
+                self.field_off()
         return found

@@ -49,7 +49,8 @@ class CourseTable:
             if reader == "pn5180":
                 chip = ChipPN5180(field, self.clock, seed=seed + i)
                 busy = SimPin(f"busy{i}", reader=chip.busy)
-                readers[f"r{i}"] = pn5180.PN5180(spi, spi.attach(chip, f"cs{i}"), busy)
+                cs = spi.attach(chip, f"cs{i}")
+                readers[f"r{i}"] = pn5180.PN5180(spi, cs, busy, clock=self.clock)
             else:
                 chip = ChipMFRC522([field], self.clock, seed=seed + i)
                 readers[f"r{i}"] = mfrc522.MFRC522(spi, spi.attach(chip, f"cs{i}"))

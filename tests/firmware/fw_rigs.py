@@ -20,14 +20,19 @@ def mfrc522_rig(tags=(), seed=0, version=0x92, clock=None, spi=None):
     return driver, chip, clock
 
 
-def pn5180_rig(tags=(), seed=0, clock=None, spi=None, **chip_args):
-    """(driver, chip, clock): a PN5180 driver on a model with ``tags``; BUSY wired."""
+def pn5180_rig(tags=(), seed=0, clock=None, spi=None, driver_args=None, **chip_args):
+    """(driver, chip, clock): a PN5180 driver on a model with ``tags``; BUSY and RESET_N wired.
+
+    The driver gets its own reset pin and the modelled clock (its timeouts are microseconds
+    of it); ``driver_args`` go to the driver, ``chip_args`` to the model.
+    """
     clock = clock or SimClock()
     spi = spi or SimSPI(clock)
     chip = ChipPN5180(Field(tags), clock, seed=seed, **chip_args)
     cs = spi.attach(chip)
     busy = SimPin("busy", reader=chip.busy)
-    driver = pn5180.PN5180(spi, cs, busy)
+    rst = SimPin("rst", 1, on_change=chip.reset_line)
+    driver = pn5180.PN5180(spi, cs, busy, rst=rst, clock=clock, **(driver_args or {}))
     return driver, chip, clock
 
 

@@ -54,7 +54,7 @@ class Table:
         for i, chip in enumerate(self.pn):
             cs = self.spi.attach(chip, f"cs{i}")
             busy = SimPin(f"busy{i}", reader=chip.busy)
-            readers[f"r{i}"] = pn5180.PN5180(self.spi, cs, busy)
+            readers[f"r{i}"] = pn5180.PN5180(self.spi, cs, busy, clock=self.clock)
         for i, chip in zip((2, 3), self.rc, strict=True):
             readers[f"r{i}"] = mfrc522.MFRC522(self.spi, self.spi.attach(chip, f"cs{i}"))
         self.readers = readers

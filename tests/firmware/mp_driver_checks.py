@@ -28,9 +28,13 @@ for k in range(1, 17):
         raise AssertionError(f"mfrc522 missed a tag, k={k}")
     tokens = [Tag15693(bytes([0xE0, 4] + [byte() for _ in range(6)])) for _ in range(k)]
     chip2 = ChipPN5180(Field(tokens), clock, seed=k)
-    reader2 = pn5180.PN5180(spi, spi.attach(chip2, "cs-pn"), SimPin("busy", reader=chip2.busy))
+    busy2 = SimPin("busy", reader=chip2.busy)
+    rst2 = SimPin("rst", 1, on_change=chip2.reset_line)
+    reader2 = pn5180.PN5180(spi, spi.attach(chip2, "cs-pn"), busy2, rst=rst2, clock=clock)
     reader2.init()
     if sorted(reader2.inventory()) != sorted(t.uid for t in tokens):
         raise AssertionError(f"pn5180 missed a tag, k={k}")
+    if chip2.violations or chip2.t2_violations:
+        raise AssertionError(f"pn5180 broke BUSY or t2, k={k}")
     done += 2
 print("drivers", done)
