@@ -11,6 +11,7 @@ import types
 import cbconfig
 import cbnode
 import paho.mqtt.client as mqtt
+import pi_gpio
 import pi_node
 import pytest
 import report
@@ -20,9 +21,28 @@ from fw_sim_mfrc522 import ChipMFRC522, Field, Tag14443A
 from fw_sim_pn5180 import ChipPN5180, Tag15693
 from polling import wait_for
 
+# `gpiodetect` on real boards (raspberrypi/linux PR #6144, WiringPi issue #280).
+PI5_KERNEL_6_6_45 = {  # and later: the header's pinctrl-rp1 is gpiochip0, the SoC's from 10
+    "/dev/gpiochip0": "pinctrl-rp1",
+    "/dev/gpiochip10": "gpio-brcmstb@107d508500",
+    "/dev/gpiochip11": "gpio-brcmstb@107d508520",
+    "/dev/gpiochip12": "gpio-brcmstb@107d517c00",
+    "/dev/gpiochip13": "gpio-brcmstb@107d517c20",
+}
+PI5_BEFORE_6_6_45 = {
+    "/dev/gpiochip0": "gpio-brcmstb@107d508500",
+    "/dev/gpiochip1": "gpio-brcmstb@107d508520",
+    "/dev/gpiochip2": "gpio-brcmstb@107d517c00",
+    "/dev/gpiochip3": "gpio-brcmstb@107d517c20",
+    "/dev/gpiochip4": "pinctrl-rp1",
+}
+PI4 = {"/dev/gpiochip0": "pinctrl-bcm2711", "/dev/gpiochip1": "raspberrypi-exp-gpio"}
+PI3 = {"/dev/gpiochip0": "pinctrl-bcm2835", "/dev/gpiochip1": "raspberrypi-exp-gpio"}
 
-def _fake_pi(spi, lines):
-    """Fake ``spidev`` and ``gpiod`` modules; ``lines`` maps offsets to SimPins."""
+
+def _fake_pi(spi, lines, chips=PI5_KERNEL_6_6_45):
+    """Fake ``spidev`` and ``gpiod`` modules; ``lines`` maps offsets to SimPins, ``chips`` the
+    board's GPIO chips (path -> label); ``gpiod.requested`` lists the chips lines were asked of."""
 
     class SpiDev:
         def open(self, bus, device):
@@ -67,10 +87,35 @@ def _fake_pi(spi, lines):
         def release(self):
             self.config = {}
 
+    class Chip:
+        def __init__(self, path):
+            if path not in chips:
+                raise FileNotFoundError(2, "No such file or directory", path)
+            if chips[path] is None:
+                raise PermissionError(13, "Permission denied", path)
+            self.path = path
+
+        def get_info(self):
+            return types.SimpleNamespace(label=chips[self.path])
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.path = None
+
+    def request_lines(chip, consumer, config):
+        if chips.get(chip) is None:
+            raise FileNotFoundError(2, "No such file or directory", chip)
+        gpiod.requested.append(chip)
+        return Request(config)
+
     gpiod = types.ModuleType("gpiod")
     gpiod.line = types.SimpleNamespace(Value=Value, Direction=Direction)
     gpiod.LineSettings = LineSettings
-    gpiod.request_lines = lambda chip, consumer, config: Request(config)
+    gpiod.Chip = Chip
+    gpiod.request_lines = request_lines
+    gpiod.requested = []
     return spidev, gpiod
 
 
@@ -100,6 +145,34 @@ def test_pi_adapters_run_the_drivers_on_the_models():
     snaps = {e[1]: e[4] for e in events if e[0] == "snapshot"}
     assert snaps == {0: [ring.uid], 1: [token.uid]}
     assert lines[25].writes >= 2  # reset pulsed
+
+
+@pytest.mark.parametrize(
+    ("board", "header"),
+    [
+        (PI5_KERNEL_6_6_45, "/dev/gpiochip0"),
+        (PI5_BEFORE_6_6_45, "/dev/gpiochip4"),
+        (PI4, "/dev/gpiochip0"),
+        (PI3, "/dev/gpiochip0"),
+    ],
+    ids=["pi5-6.6.45", "pi5-before-6.6.45", "pi4", "pi3"],
+)
+def test_the_header_chip_is_found_by_its_label(board, header, monkeypatch):
+    _, gpiod = _fake_pi(SimSPI(SimClock()), {}, chips=board)
+    assert pi_gpio.header_chip(gpiod, paths=list(board)) == header
+    monkeypatch.setattr(pi_gpio, "chip_paths", lambda: list(board))  # the board's /dev
+    pin = pi_gpio.GpiodPin(8, gpiod_module=gpiod)  # no chip given: the header's
+    assert (pin.chip, gpiod.requested) == (header, [header])
+
+
+def test_without_a_header_label_the_first_chip_is_used():
+    # A chip this user may not open is skipped; a board with no Pi header label gets gpiochip0.
+    board = {"/dev/gpiochip0": "INT34C5:00", "/dev/gpiochip1": None}
+    _, gpiod = _fake_pi(SimSPI(SimClock()), {}, chips=board)
+    assert pi_gpio.header_chip(gpiod, paths=list(board)) == "/dev/gpiochip0"
+    locked = {"/dev/gpiochip0": None, "/dev/gpiochip4": "pinctrl-rp1"}
+    _, gpiod = _fake_pi(SimSPI(SimClock()), {}, chips=locked)
+    assert pi_gpio.header_chip(gpiod, paths=list(locked)) == "/dev/gpiochip4"
 
 
 def _free_port():
