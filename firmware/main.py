@@ -18,35 +18,43 @@ from pn5180 import PN5180
 
 
 class Clock:
-    """MicroPython's wrapping tick arithmetic, as the loop expects it."""
+    """MicroPython's wrapping tick arithmetic, as the loop and the drivers' timeouts expect it."""
 
     ticks_ms = staticmethod(time.ticks_ms)
+    ticks_us = staticmethod(time.ticks_us)
     ticks_diff = staticmethod(time.ticks_diff)
     ticks_add = staticmethod(time.ticks_add)
     sleep_ms = staticmethod(time.sleep_ms)
+    sleep_us = staticmethod(time.sleep_us)
 
 
 def pulse_resets(cfg):
-    """Hard-reset every reader once at boot (readers may share one reset line)."""
+    """Hard-reset the MFRC522 readers once at boot; a PN5180's driver pulses its own pin."""
     pins = []
     for reader in cfg["readers"].values():
+        if reader["type"] == "pn5180":
+            continue
         if reader["rst"] is not None and reader["rst"] not in pins:
             pins.append(reader["rst"])
     for number in pins:
         pin = machine.Pin(number, machine.Pin.OUT, value=0)
         time.sleep_ms(10)
         pin(1)
-    time.sleep_ms(50)
+    if pins:
+        time.sleep_ms(50)
 
 
-def build_readers(cfg, spi):
-    """One driver per configured reader, each with its own chip select."""
+def build_readers(cfg, spi, clock):
+    """One driver per configured reader, each with its own chip select (and reset pin)."""
     readers = {}
     for name, r in cfg["readers"].items():
         cs = machine.Pin(r["cs"], machine.Pin.OUT, value=1)
         if r["type"] == "pn5180":
             busy = machine.Pin(r["busy"], machine.Pin.IN)
-            readers[name] = PN5180(spi, cs, busy)
+            rst = None
+            if r["rst"] is not None:
+                rst = machine.Pin(r["rst"], machine.Pin.OUT, value=1)
+            readers[name] = PN5180(spi, cs, busy, rst=rst, clock=clock)
         else:
             readers[name] = MFRC522(spi, cs)
     return readers
@@ -84,9 +92,9 @@ def main():
         miso=machine.Pin(s["miso"]),
     )
     pulse_resets(cfg)
-    readers = build_readers(cfg, spi)
-    seat_list = [seats.Seat(c["seat"], c["reader"]) for c in cfg["seats"]]
     clock = Clock()
+    readers = build_readers(cfg, spi, clock)
+    seat_list = [seats.Seat(c["seat"], c["reader"]) for c in cfg["seats"]]
     scheduler = seats.Scheduler(readers, seat_list, clock, rate_hz=cfg["rate_hz"])
     indices = [c["seat"] for c in cfg["seats"]]
     if cfg["transport"] == "mqtt":

@@ -123,7 +123,12 @@ def check(raw):
                     )
                 used[pin] = path + "." + key
         if reader["rst"] is not None:
-            _int(path + ".rst", reader["rst"], 0, 63)
+            # Each reader's own line: a PN5180 driver pulses it in init(), which would reset
+            # every other reader sharing it.
+            pin = _int(path + ".rst", reader["rst"], 0, 63)
+            if pin in used:
+                raise ConfigError(path + ".rst", "pin %d already used by %s" % (pin, used[pin]))
+            used[pin] = path + ".rst"
         readers[name] = reader
     cfg["readers"] = readers
     if not isinstance(cfg["seats"], list) or not cfg["seats"]:

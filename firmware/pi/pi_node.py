@@ -48,6 +48,14 @@ class MonotonicClock:
         """Sleep."""
         time.sleep(ms / 1000)
 
+    def ticks_us(self):
+        """Microseconds (the drivers' timeouts)."""
+        return int(time.monotonic() * 1_000_000)
+
+    def sleep_us(self, us):
+        """Sleep ``us`` microseconds (the OS may oversleep; the drivers only need "at least")."""
+        time.sleep(us / 1_000_000)
+
 
 class PahoAsUmqtt:
     """paho-mqtt 2.x behind the calls the MqttReporter makes of umqtt.simple."""
@@ -100,25 +108,27 @@ def build(cfg, chip="/dev/gpiochip0", spidev_module=None, gpiod_module=None, clo
             pins[offset] = GpiodPin(offset, output, value, chip, gpiod_module)
         return pins[offset]
 
-    resets = []
+    resets = []  # MFRC522 reset lines; a PN5180's driver pulses its own in init()
     for r in cfg["readers"].values():
-        if r["rst"] is not None and r["rst"] not in resets:
+        if r["type"] != "pn5180" and r["rst"] is not None and r["rst"] not in resets:
             resets.append(r["rst"])
-    for offset in resets:  # readers may share one reset line: pulse each line once
+    for offset in resets:  # pulse each line once
         reset = pin(offset)
         reset(0)
         time.sleep(0.001)
         reset(1)
     if resets:
-        time.sleep(0.05)  # the PN5180 boots in a few milliseconds
+        time.sleep(0.05)
+    clock = clock or MonotonicClock()
     readers = {}
     for name, r in cfg["readers"].items():
         if r["type"] == "pn5180":
-            readers[name] = PN5180(spi, pin(r["cs"]), pin(r["busy"], output=False))
+            rst = pin(r["rst"]) if r["rst"] is not None else None
+            busy = pin(r["busy"], output=False)
+            readers[name] = PN5180(spi, pin(r["cs"]), busy, rst=rst, clock=clock)
         else:
             readers[name] = MFRC522(spi, pin(r["cs"]))
     seat_list = [seats.Seat(c["seat"], c["reader"]) for c in cfg["seats"]]
-    clock = clock or MonotonicClock()
     scheduler = seats.Scheduler(readers, seat_list, clock, rate_hz=cfg["rate_hz"])
     return scheduler, clock
 

@@ -30,6 +30,7 @@ def _fakes(cfg, clock, steps):
         chips[name] = chip
         pins[r["cs"]] = spi.attach(chip, "cs-" + name)
         pins[r["busy"]] = SimPin("busy-" + name, reader=chip.busy)
+        pins[r["rst"]] = SimPin("rst-" + name, 1, on_change=chip.reset_line)
     made = {"spi": [], "wdt": [], "pins": [], "wlan": [], "mqtt": []}
 
     class Pin:
@@ -103,6 +104,8 @@ def _fakes(cfg, clock, steps):
     fake_time.ticks_diff = clock.ticks_diff
     fake_time.ticks_add = clock.ticks_add
     fake_time.sleep_ms = clock.sleep_ms
+    fake_time.ticks_us = clock.ticks_us
+    fake_time.sleep_us = clock.sleep_us
     modules = {
         "machine": machine,
         "network": network,
@@ -134,5 +137,7 @@ def test_main_boots_the_shipped_config_and_publishes(monkeypatch, tmp_path):
     assert json.loads(topics["cupbearer/v1/node/n1/hello"])["seats"] == [0, 1, 2, 3, 4, 5]
     seat3 = json.loads(topics["cupbearer/v1/seat/3/snapshot"])
     assert seat3["tags"] == ["E004015012345678"]
-    assert all(chip.rf_on for chip in chips.values())
-    assert pins[27].writes >= 2  # the shared reset line was pulsed once at boot
+    assert all(chip.field_on_us() > 0 for chip in chips.values())  # on for each inventory
+    assert all(chip.violations == 0 for chip in chips.values())
+    for r in cfg["readers"].values():
+        assert pins[r["rst"]].writes >= 2  # each reader's own reset line, pulsed by its driver
