@@ -6,7 +6,7 @@ Starts its own mosquitto on a free loopback port (stopped at the end, whatever h
    paho client subscribed to it receives it (``--rtt-count`` messages, one at a time);
 2. a simulated Course at ``--seats`` seats (default 12) read at ``--rate`` Hz (default 10) through
    noisy simulated readers, each snapshot published in real time by a virtual node
-   (:class:`companion.links.mqtt.MqttNode`, retained QoS 1 as the firmware does) and received by
+   (:class:`companion.links.mqtt.MqttNode`, retained QoS 0 as the firmware does) and received by
    the service's :class:`companion.links.mqtt.MqttLink`, whose sink feeds the real tracker. For
    every snapshot: sensor (publish) -> observation decoded by the link, and -> tracker done with
    it. For every pour event: first sensor read of the token -> the event (this one is dominated by
