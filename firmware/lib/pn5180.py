@@ -70,13 +70,18 @@ ISO15693_INVENTORY = const(0x01)
 # clear: the timer counts at 13.56 MHz (the prescaler, 6.78 MHz >> PRESCALE_SEL, is off).
 TIMER1_CONFIG_SLOT = const(0x00100801)
 TIMER1_HZ = 13_560_000
-# The window: NXP's slot timeout PHPAL_SLI15693_SW_TIMEOUT_SLOT_US = t1 324 us + t2 310 us
-# (phpalSli15693_Sw_Int.h), plus the PN5180's receive digital delay at the high data rate,
-# 321 us (gkphhalHw_Pn5180_DigiDelays_Us, added by phhalHw_Pn5180_SetTmo for firmware < 3.8):
-# 955 us, x 13.56 MHz = 12950 counts. ISO 15693-3's t1 is 4320/fc = 318.6 us, so any SOF lands
-# well inside it.
-SLOT_WINDOW_US = 955
-SLOT_WINDOW_COUNTS = const(12950)
+# The windows, as NXP's reader library sets them (phpalSli15693_Sw_Int.h, phpalSli15693_Sw.c):
+# after the inventory request its slot timeout t1 + t2 = 324 + 310 = 634 us; after a slot's EOF
+# (ASK 100 %, high data rate) t1 + SOF = 324 + 152 = 476 us. phhalHw_Pn5180_SetTmo adds the
+# receive digital delay, 321 us at the high data rate, for firmware below 3.8
+# (gkphhalHw_Pn5180_DigiDelays_Us): 955 us and 797 us there. Counts at 13.56 MHz: 634 us = 8597,
+# 476 us = 6455, 955 us = 12950, 797 us = 10807. ISO 15693-3's t1 is 4320/fc = 318.6 us and the
+# answer's SOF 768/fc = 56.6 us, so a SOF is received by 375 us (+ the delay).
+REQUEST_WINDOW_US = 634
+EOF_WINDOW_US = 476
+DIGITAL_DELAY_US = 321
+FIRMWARE_NO_DELAY = const(0x0308)
+EEPROM_FIRMWARE_VERSION = const(0x12)
 # ISO/IEC 15693-3 9.1.3: t2 = 4192/fc = 309.2 us from a tag's EOF to the next slot's EOF.
 T2_US = 310
 # A tag in a field just switched on may take about 1 ms to power up (ISO 15693); it must have
@@ -128,7 +133,7 @@ class PN5180:
         self.clock = clock
         self.field_off_between = field_off_between
         self.timer1_config = TIMER1_CONFIG_SLOT
-        self.window_counts = SLOT_WINDOW_COUNTS
+        self.request_counts = self.eof_counts = 0  # set by init() from the firmware version
         self.power_up_us = TAG_POWER_UP_US
         cs(1)
         self._cmd = bytearray(16)
@@ -267,12 +272,15 @@ class PN5180:
             raise ReaderFault(
                 2, "PN5180: unexpected product version %d.%d" % (version[1], version[0])
             )
+        fw = self.read_eeprom(EEPROM_FIRMWARE_VERSION, 2)
+        delay = DIGITAL_DELAY_US if (fw[1] << 8 | fw[0]) < FIRMWARE_NO_DELAY else 0
+        self.request_counts = (REQUEST_WINDOW_US + delay) * TIMER1_HZ // 1_000_000
+        self.eof_counts = (EOF_WINDOW_US + delay) * TIMER1_HZ // 1_000_000
         c = self._cmd
         c[0] = CMD_LOAD_RF_CONFIG
         c[1] = RF_CONFIG_ISO15693_TX
         c[2] = RF_CONFIG_ISO15693_RX
         self._send(3)
-        self.write_reg(REG_TIMER1_RELOAD, self.window_counts)
         self.write_reg(REG_TIMER1_CONFIG, self.timer1_config)
         if not self.field_off_between:
             self.field_on()
@@ -344,8 +352,10 @@ class PN5180:
         try:
             for slot in range(16):
                 if slot == 0:
+                    self.write_reg(REG_TIMER1_RELOAD, self.request_counts)
                     result = self._slot(3 + nbytes)
                     self.and_reg(REG_TX_CONFIG, ~TX_CONFIG_SOF_DATA & 0xFFFFFFFF)
+                    self.write_reg(REG_TIMER1_RELOAD, self.eof_counts)
                 else:
                     result = self._slot(0)
                 if result == SLOT_ONE:

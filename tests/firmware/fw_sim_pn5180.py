@@ -26,10 +26,12 @@ Transceive (SYSTEM_CONFIG command 3, then SEND_DATA): the request's air time at 
 cleared only the EOF, the next inventory slot), then t1 = 4320/fc, then the answer of every tag
 whose slot it is (single subcarrier, high rate: SOF 768/fc, 96 bits of 512/fc, EOF 768/fc).
 RX_SOF_DET_IRQ and the timer's RX-started event come when the SOF has been received, RX_IRQ and
-RX_STATUS at the end of the frame. A tag hears a request only if it had power for
-``tag_power_up_us`` before the request began (ISO 15693's VICC power-up, about 1 ms); a slot
-EOF sent less than t2 = 4192/fc after the last answer is not taken by the tags (counted in
-``t2_violations``). Two or more answers superpose: RX_STATUS collision and integrity bits.
+RX_STATUS at the end of the frame; for firmware below 3.8 both come ``DIGITAL_DELAY_US`` late
+(NXP's reader library adds that delay to every timeout for such firmware). A tag hears a
+request only if it had power for ``tag_power_up_us`` before the request began (ISO 15693's
+VICC power-up, about 1 ms); a slot EOF sent less than t2 = 4192/fc after the last answer is
+not taken by the tags (counted in ``t2_violations``). Two or more answers superpose: RX_STATUS
+collision and integrity bits.
 
 TIMER1 (NXP register map, TIMER1_CONFIG 0x0F): every defined bit is modelled; setting any other
 bit raises ``ModelError``. T1_ENABLE (0), T1_RELOAD_ENABLE (1), T1_MODE_SEL (2: clear = 13.56
@@ -60,6 +62,7 @@ BOOT_US = 2000.0  # ATrappmann: "2ms to ramp up required" after RESET_N rises
 RESET_MIN_US = 10.0  # ATrappmann: RESET_N low "at least 10us required"
 BYTE_US = 2.0  # one byte at 4 MHz: the bus calls xfer at a byte's end, it began this much earlier
 TAG_POWER_UP_US = 1000.0  # ISO 15693: a VICC may take about 1 ms to power up in the field
+DIGITAL_DELAY_US = 321.0  # NXP's ISO 15693 high-rate digital delay, firmware < 3.8
 
 # IRQ_STATUS bits (NXP phhalHw_Pn5180_Reg.h; ATrappmann PN5180.h).
 IRQ_RX = 1 << 0
@@ -160,6 +163,7 @@ class ChipPN5180:
         field,
         clock,
         product_version=(0x00, 0x04),
+        firmware_version=(0x00, 0x04),
         seed=0,
         busy_us=BUSY_US,
         tag_power_up_us=TAG_POWER_UP_US,
@@ -170,6 +174,12 @@ class ChipPN5180:
         self.field = field
         self.clock = clock
         self.product_version = bytes(product_version)
+        self.firmware_version = bytes(firmware_version)
+        # NXP adds (and for the FDT subtracts) a receive digital delay of 321 us at the high
+        # data rate for firmware below 3.8 (phhalHw_Pn5180_SetTmo, gkphhalHw_Pn5180_DigiDelays_Us):
+        # the chip's receive events come that much after the air's. Modelled as such.
+        major, minor = firmware_version[1], firmware_version[0]
+        self.rx_delay_us = DIGITAL_DELAY_US if (major << 8 | minor) < 0x308 else 0.0
         self.busy_us = busy_us
         self.tag_power_up_us = tag_power_up_us
         self.rf_on_us = rf_on_us
@@ -417,6 +427,7 @@ class ChipPN5180:
         elif cmd == 0x07 and len(f) == 3:
             eeprom = bytearray(256)
             eeprom[0x10:0x12] = self.product_version
+            eeprom[0x12:0x14] = self.firmware_version
             self.reply = bytes(eeprom[f[1] : f[1] + f[2]])
         elif cmd == 0x0A and len(f) == 2:
             self.reply = self.rx
@@ -543,9 +554,10 @@ class ChipPN5180:
                 self._slot_index += 1
                 answers = self._answerers()
         if answers:
-            sof = t + T1_US
-            self._at(sof + VICC_SOF_US, "rx_sof", answers)
-            self._at(sof + VICC_SOF_US + ANSWER_BITS * BIT_US + VICC_EOF_US, "rx_ended", answers)
+            sof = t + T1_US  # on the air
+            end = sof + VICC_SOF_US + ANSWER_BITS * BIT_US + VICC_EOF_US
+            self._at(sof + VICC_SOF_US + self.rx_delay_us, "rx_sof", answers)
+            self._at(end + self.rx_delay_us, "rx_ended", (answers, end))
 
     def _request(self, data, start):
         self._inventory = None
@@ -572,8 +584,8 @@ class ChipPN5180:
         self.irq |= IRQ_RX_SOF_DET
         self._timer_event("rx_started", t)
 
-    def _ev_rx_ended(self, t, tags):
-        self._answer_end = t
+    def _ev_rx_ended(self, t, arg):
+        tags, self._answer_end = arg  # t2 counts from the air's EOF
         self.irq |= IRQ_RX
         self.state = "wait_transmit"
         self._timer_event("rx_ended", t)

@@ -45,7 +45,7 @@ def test_inventory_reads_k_stacked_tokens_exactly(k):
 @pytest.mark.parametrize(
     ("config", "counts"),
     [
-        (0x00000801, pn5180.SLOT_WINDOW_COUNTS),  # the old value: no stop on RX started
+        (0x00000801, None),  # the old value: no stop on RX started
         (0x00000801, 2712),  # the old value and the old window (200 us at 13.56 MHz)
         (pn5180.TIMER1_CONFIG_SLOT, 2712),  # stop on RX started, but the window ends before t1
     ],
@@ -54,13 +54,30 @@ def test_the_old_timer_configuration_loses_the_answers(k, config, counts):
     tags = random_15693_tags(rng_for(40 + k), k)
     driver, chip, _ = pn5180_rig(tags, seed=k)
     driver.timer1_config = config
-    driver.window_counts = counts
     driver.init()
+    if counts is not None:
+        driver.request_counts = driver.eof_counts = counts
     assert len(driver.inventory()) < k  # the timer expired while the answers were arriving
     assert chip.irq & sim.IRQ_TIMER1
     fixed, _, _ = pn5180_rig(tags, seed=k)
     fixed.init()
     assert len(fixed.inventory()) == k
+
+
+@pytest.mark.parametrize("k", [1, 5, 16])
+def test_firmware_below_3_8_gets_the_digital_delay_in_its_windows(k):
+    # NXP adds 321 us to every window for firmware < 3.8; the model delays the chip's receive
+    # events by as much. Without the delay the EOF window (476 us) closes before the SOF.
+    tags = random_15693_tags(rng_for(70 + k), k)
+    driver, chip, _ = pn5180_rig(tags, seed=k, firmware_version=(0x05, 0x03))
+    driver.init()
+    assert driver.eof_counts == 10807  # (476 + 321) us at 13.56 MHz
+    assert sorted(driver.inventory()) == sorted(t.uid for t in tags)
+    assert chip.violations == chip.t2_violations == 0
+    blind, _, _ = pn5180_rig(tags, seed=k, firmware_version=(0x05, 0x03))
+    blind.init()
+    blind.request_counts, blind.eof_counts = 8597, 6455  # the windows of firmware >= 3.8
+    assert len(blind.inventory()) < k
 
 
 def test_a_tag_without_its_power_up_time_is_not_heard():
@@ -126,7 +143,7 @@ def test_empty_field_costs_one_round_of_windows():
     before = clock.us
     assert driver.inventory() == []
     assert chip.exchanges == 16
-    assert clock.us - before >= 16 * pn5180.SLOT_WINDOW_US
+    assert clock.us - before >= pn5180.REQUEST_WINDOW_US + 15 * pn5180.EOF_WINDOW_US
 
 
 @pytest.mark.parametrize("seed", range(10))
