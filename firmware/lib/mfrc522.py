@@ -8,6 +8,10 @@ What it does beyond the usual hobby drivers: bit-level anticollision over all th
 levels (4-, 7- and 10-byte UIDs), SELECT with CRC_A from the chip's coprocessor, and a
 multi-tag inventory (WUPA, then select one tag, HLTA it, REQA again until nobody answers), so a
 coaster ring and a token stacked on the same antenna are both reported.
+
+Timeouts are microseconds of ``clock`` (MicroPython's ``time`` module unless one is given: an
+object with ``ticks_us``, ``ticks_diff`` and ``sleep_us``), never loop counts, so they mean the
+same on a 240 MHz ESP32, a Pi and the modelled clock of the tests.
 """
 
 try:
@@ -77,8 +81,44 @@ TIMEOUT = const(1)
 COLLISION = const(2)
 ERROR = const(3)
 
-# Version register values of genuine chips and the common clones (0x12, 0x88 FM17522, 0xB2).
-KNOWN_VERSIONS = (0x91, 0x92, 0x88, 0x12, 0xB2)
+# VersionReg values of chips that work as an MFRC522, and where each is documented:
+#   0x91, 0x92  NXP MFRC522 version 1.0 and 2.0 (datasheet rev. 3.9, VersionReg, 9.3.4.8);
+#   0x90        "version 0.0" (miguelbalboa/rfid PCD_DumpVersionToSerial, and its self-test
+#               reference data for it in MFRC522.h);
+#   0x88        Fudan FM17522 (miguelbalboa/rfid pull request #106, its self-test data);
+#   0x89        Fudan FM17522E, 0xB2 FM17522 (second id) (OSSLibraries/Arduino_MFRC522v2
+#               PCD_GetVersion);
+#   0x12        the clone miguelbalboa/rfid calls "counterfeit chip" (issue #482: it reads
+#               tags with other libraries);
+#   0x82        a clone board reported reading MIFARE 1K tags (OSSLibraries/Arduino_MFRC522v2
+#               issue #59).
+# Anything else is refused (code 2): the chip answers, but as something we know nothing of.
+KNOWN_VERSIONS = (0x91, 0x92, 0x90, 0x88, 0x89, 0xB2, 0x12, 0x82)
+
+# Air timing at 106 kbit/s (ISO/IEC 14443-3): one bit is 128 carrier cycles, 9.44 us.
+#   Longest frame sent: SELECT, 9 bytes = 72 bits + 9 parity + start + end = 83 bits, 784 us.
+#   Longest answer expected: a whole cascade level in anticollision (CLn 4 bytes + BCC) =
+#   40 bits + 5 parity + start + end = 47 bits, 444 us, after a frame delay time of at most
+#   9 * 128 + 84 = 1236 cycles, 91 us (section 6.2.1.1, n = 9).
+# The timer (TAuto) starts at the end of the transmission and, with RxMultiple = 0, stops at
+# the answer's fifth bit (datasheet table 106), so its window needs FDT + 5 bits, < 91 + 47 us;
+# it is set to cover the whole longest answer as well (91 + 444 = 535 us) in case a clone's
+# timer does not stop, and to the 1 ms after which ISO/IEC 14443-3 section 6.4.3 takes silence
+# after HLTA as its acknowledgement: prescaler 169 -> (2 * 169 + 1) / 13.56 MHz = 25.0 us a
+# tick, reload 40 -> 41 ticks = 1025 us.
+T_PRESCALER = const(169)
+T_RELOAD = const(40)
+# The driver's own limit for a transceive, from StartSend: the longest frame, the window and
+# the longest answer (784 + 1025 + 444 = 2253 us), doubled. Past it the chip is not working.
+TRANSCEIVE_TIMEOUT_US = const(4500)
+# The CRC coprocessor: the datasheet gives no duration; 9 bytes at the slowest bus-side rate
+# imaginable still take microseconds, 1 ms means the coprocessor never finished.
+CRC_TIMEOUT_US = const(1000)
+# SoftReset: miguelbalboa/rfid waits up to 3 x 50 ms for PowerDown to clear (the chip may come
+# out of soft power-down: crystal start-up + 37.74 us, datasheet 8.8.2); the same limit here,
+# polled every 50 us.
+RESET_TIMEOUT_US = const(150000)
+RESET_POLL_US = const(50)
 
 
 class ReaderFault(Exception):
@@ -92,11 +132,16 @@ class ReaderFault(Exception):
 class MFRC522:
     """One MFRC522 on a shared SPI bus, selected by its own ``cs`` pin."""
 
-    def __init__(self, spi, cs, rst=None, poll_limit=200):
+    def __init__(self, spi, cs, rst=None, clock=None):
         self.spi = spi
         self.cs = cs
         self.rst = rst
-        self.poll_limit = poll_limit
+        if clock is None:
+            import time as clock
+
+            if not hasattr(clock, "ticks_us"):
+                raise TypeError("MFRC522: pass clock= (this time module has no ticks_us)")
+        self.clock = clock
         cs(1)
         self._w = bytearray(2)
         self._r = bytearray(2)
@@ -168,8 +213,16 @@ class MFRC522:
         if self.rst is not None:
             self.rst(1)
         self.write(REG_COMMAND, CMD_SOFT_RESET)
-        for _ in range(self.poll_limit):
-            if not self.read(REG_COMMAND) & 0x10:  # PowerDown bit clears when reset is done
+        # Registers written before the reset is over are lost: wait for PowerDown to clear
+        # (at least the 37.74 us of datasheet 8.8.2). On timeout the version check below tells
+        # an absent chip (0x00/0xFF) from a wrong one.
+        clock = self.clock
+        start = clock.ticks_us()
+        while True:
+            clock.sleep_us(RESET_POLL_US)
+            if not self.read(REG_COMMAND) & 0x10:
+                break
+            if clock.ticks_diff(clock.ticks_us(), start) > RESET_TIMEOUT_US:
                 break
         version = self.read(REG_VERSION)
         if version in (0x00, 0xFF):
@@ -178,12 +231,11 @@ class MFRC522:
             raise ReaderFault(1, "MFRC522: no answer on SPI (version 0x%02X)" % version)
         if version not in KNOWN_VERSIONS:
             raise ReaderFault(2, "MFRC522: unexpected version 0x%02X" % version)
-        # Timer: TAuto, prescaler 0x0A9 -> 25 us ticks; reload 40 -> a 1 ms answer window,
-        # ten times the longest frame delay an anticollision answer needs.
-        self.write(REG_T_MODE, 0x80)
-        self.write(REG_T_PRESCALER, 0xA9)
-        self.write(REG_T_RELOAD_H, 0)
-        self.write(REG_T_RELOAD_L, 40)
+        # Timer: TAuto, not gated, no auto-restart; the window is argued at T_RELOAD.
+        self.write(REG_T_MODE, 0x80 | (T_PRESCALER >> 8))
+        self.write(REG_T_PRESCALER, T_PRESCALER & 0xFF)
+        self.write(REG_T_RELOAD_H, T_RELOAD >> 8)
+        self.write(REG_T_RELOAD_L, T_RELOAD & 0xFF)
         self.write(REG_TX_ASK, 0x40)  # 100 % ASK, as ISO 14443A requires
         self.write(REG_MODE, 0x3D)  # CRC preset 0x6363 (CRC_A)
         self.write(REG_TX_MODE, 0x00)
@@ -209,7 +261,9 @@ class MFRC522:
         self.write(REG_FIFO_LEVEL, 0x80)  # flush
         self.write_fifo(data, n)
         self.write(REG_COMMAND, CMD_CALC_CRC)
-        for _ in range(self.poll_limit):
+        clock = self.clock
+        start = clock.ticks_us()
+        while clock.ticks_diff(clock.ticks_us(), start) <= CRC_TIMEOUT_US:
             if self.read(REG_DIV_IRQ) & DIV_CRC:
                 self.write(REG_COMMAND, CMD_IDLE)
                 self._crc[0] = self.read(REG_CRC_RESULT_L)
@@ -230,17 +284,21 @@ class MFRC522:
         self.write(REG_BIT_FRAMING, (rx_align << 4) | tx_last_bits)
         self.write(REG_COMMAND, CMD_TRANSCEIVE)
         self.write(REG_BIT_FRAMING, 0x80 | (rx_align << 4) | tx_last_bits)  # StartSend
-        irq = 0
-        for _ in range(self.poll_limit):
+        clock = self.clock
+        start = clock.ticks_us()
+        while True:
             irq = self.read(REG_COM_IRQ)
             if irq == 0xFF:
                 # Set1 (bit 7) never reads back as 1: the chip is gone and MISO floats high.
                 raise ReaderFault(1, "MFRC522: no answer on SPI (unplugged?)")
+            # RxIRq: the answer is complete in the FIFO. TimerIRq: the window closed before an
+            # answer's fifth bit arrived (TAuto stops the timer there), so none is coming.
+            # The timer does not stop a reception, so RxIRq is what ends an answer.
             if irq & (IRQ_RX | IRQ_IDLE | IRQ_TIMER):
                 break
-        else:
-            self.write(REG_COMMAND, CMD_IDLE)
-            raise ReaderFault(3, "MFRC522: no interrupt from a transceive")
+            if clock.ticks_diff(clock.ticks_us(), start) > TRANSCEIVE_TIMEOUT_US:
+                self.write(REG_COMMAND, CMD_IDLE)
+                raise ReaderFault(3, "MFRC522: no interrupt from a transceive")
         self.write(REG_COMMAND, CMD_IDLE)  # Transceive never ends by itself
         if not irq & (IRQ_RX | IRQ_IDLE):
             return TIMEOUT

@@ -127,7 +127,7 @@ def build(cfg, chip="/dev/gpiochip0", spidev_module=None, gpiod_module=None, clo
             busy = pin(r["busy"], output=False)
             readers[name] = PN5180(spi, pin(r["cs"]), busy, rst=rst, clock=clock)
         else:
-            readers[name] = MFRC522(spi, pin(r["cs"]))
+            readers[name] = MFRC522(spi, pin(r["cs"]), clock=clock)
     seat_list = [seats.Seat(c["seat"], c["reader"]) for c in cfg["seats"]]
     scheduler = seats.Scheduler(readers, seat_list, clock, rate_hz=cfg["rate_hz"])
     return scheduler, clock

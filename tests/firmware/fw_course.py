@@ -53,7 +53,8 @@ class CourseTable:
                 readers[f"r{i}"] = pn5180.PN5180(spi, cs, busy, clock=self.clock)
             else:
                 chip = ChipMFRC522([field], self.clock, seed=seed + i)
-                readers[f"r{i}"] = mfrc522.MFRC522(spi, spi.attach(chip, f"cs{i}"))
+                cs = spi.attach(chip, f"cs{i}")
+                readers[f"r{i}"] = mfrc522.MFRC522(spi, cs, clock=self.clock)
         self.seats = [seats.Seat(i, f"r{i}") for i in range(n)]
         scheduler = seats.Scheduler(readers, self.seats, self.clock, rate_hz=rate_hz)
         self.stream = Stream()

@@ -56,7 +56,9 @@ class Table:
             busy = SimPin(f"busy{i}", reader=chip.busy)
             readers[f"r{i}"] = pn5180.PN5180(self.spi, cs, busy, clock=self.clock)
         for i, chip in zip((2, 3), self.rc, strict=True):
-            readers[f"r{i}"] = mfrc522.MFRC522(self.spi, self.spi.attach(chip, f"cs{i}"))
+            readers[f"r{i}"] = mfrc522.MFRC522(
+                self.spi, self.spi.attach(chip, f"cs{i}"), clock=self.clock
+            )
         self.readers = readers
         self.seats = [seats.Seat(i, f"r{i}") for i in range(4)]
         self.scheduler = seats.Scheduler(readers, self.seats, self.clock, rate_hz=rate_hz)

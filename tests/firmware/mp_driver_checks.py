@@ -22,7 +22,7 @@ for k in range(1, 17):
     spi = SimSPI(clock)
     cards = [Tag14443A(bytes([4] + [byte() for _ in range(6)])) for _ in range(k)]
     chip = ChipMFRC522([Field(cards)], clock, seed=k)
-    reader = mfrc522.MFRC522(spi, spi.attach(chip, "cs-rc"))
+    reader = mfrc522.MFRC522(spi, spi.attach(chip, "cs-rc"), clock=clock)
     reader.init()
     if sorted(reader.inventory()) != sorted(t.uid for t in cards):
         raise AssertionError(f"mfrc522 missed a tag, k={k}")
