@@ -16,7 +16,7 @@ def mfrc522_rig(tags=(), seed=0, version=0x92, clock=None, spi=None):
     spi = spi or SimSPI(clock)
     chip = ChipMFRC522([Field(tags)], clock, version=version, seed=seed)
     cs = spi.attach(chip)
-    driver = mfrc522.MFRC522(spi, cs)
+    driver = mfrc522.MFRC522(spi, cs, clock=clock)
     return driver, chip, clock
 
 
