@@ -122,9 +122,11 @@ class HardwareTable:
         if table is None or table.record.play != "readers" or table.state.is_over():
             return None
         if self.bridge is None or self.bridge.game_id != table.record.id:
+            previous = self.bridge
             self.bridge = SensedTable(
                 self.service, self.registry, reveal=self.reveal, pour_out=self.pour_out
             )
+            self.bridge.take_over(previous)
             self._record_game(table.record.id)
         bridge = self.bridge
         state = bridge.session.state

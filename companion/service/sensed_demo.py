@@ -240,6 +240,8 @@ class SensedDemo:
             reveal=self.reveal,
             pour_out=self.pour_out,
         )
+        if show is not None and self.sink is not None:
+            bridge.take_over(self.sink.bridge)  # the last reveal's tokens may still lie out
         self.sink = ServiceSink(service, bridge)
         if show is None:
             self.show = Show(puppet, self.sink, self.noise, random.Random(rng.random()))

@@ -187,6 +187,12 @@ class SensedTable:
                     result.extend(self.session.confirm(place))
             self._take(result)
 
+    def take_over(self, previous: SensedTable | None) -> None:
+        """Go on from the previous game's session at the same table: the tokens its reveal left
+        lying by the readers are still kept from this game's tracker until gathered up."""
+        if previous is not None and previous is not self:
+            self.session.lying_out.update(previous.session.lying_out)
+
     def pour_out_view(self) -> list[dict[str, Any]] | None:
         """Each place's pour-out status and tokens read there (None when not pouring out)."""
         pouring = self.session.pouring
@@ -276,8 +282,8 @@ class SensedTable:
                     self.service.set_reader(seat, str(event["event"]))
         for notice in result.notices:
             kind = str(notice.get("notice", "notice"))
-            if kind in ("offline", "online"):
-                continue
+            if kind in ("offline", "online", "pour_out"):
+                continue  # the readers' panel and the pour-out panel show these
             # Only a conflict's layout goes along: a refused pour would name its token.
             detail = {"detail": dict(notice)} if kind in ("conflict", "fixed") else {}
             self.service.notice(kind, _describe(notice), **detail)
