@@ -30,7 +30,7 @@ SHIPPED = Path(__file__).resolve().parents[2] / "hardware" / "mosquitto"
 USERS = {"companion": "svc-pw", "n1": "n1-pw", "n2": "n2-pw", "n3": "n3-pw"}
 
 
-def _shipped_broker(tmp_path, conf, extra=""):
+def _shipped_broker(tmp_path, conf, extra="", port=0):
     """mosquitto on ``conf`` (+ ``extra``) with the listener removed and the paths in tmp_path."""
     assert len(re.findall(r"^listener 1883$", conf, re.M)) == 1
     passwd, acl = tmp_path / "passwd", tmp_path / "acl"
@@ -46,7 +46,7 @@ def _shipped_broker(tmp_path, conf, extra=""):
     conf = re.sub(r"^listener 1883$", "", conf, flags=re.M)
     conf = re.sub(r"^password_file .*$", f"password_file {passwd}", conf, flags=re.M)
     conf = re.sub(r"^acl_file .*$", f"acl_file {acl}", conf, flags=re.M)
-    return MosquittoBroker(tmp_path / "broker", conf + "\n" + extra)
+    return MosquittoBroker(tmp_path / "broker", conf + "\n" + extra, port=port)
 
 
 @pytest.fixture
@@ -258,7 +258,11 @@ def test_the_tls_listener_serves_the_same_users_and_acl(tmp_path):
     tls = re.sub(r"^certfile .*$", f"certfile {crt}", tls, flags=re.M)
     tls = re.sub(r"^keyfile .*$", f"keyfile {key}", tls, flags=re.M)
     assert n == 1 and str(crt) in tls and str(key) in tls
-    broker = _shipped_broker(tmp_path, (SHIPPED / "cupbearer.conf").read_text(), tls).start()
+    plain = free_port()
+    while plain == port:  # two free_port() calls may name the same port
+        plain = free_port()
+    broker = _shipped_broker(tmp_path, (SHIPPED / "cupbearer.conf").read_text(), tls, plain)
+    broker.start()
     clients = []
     try:
         service = Raw(broker, "companion", tls=(port, crt))
