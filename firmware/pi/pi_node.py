@@ -8,7 +8,8 @@ mosquitto. Run it with the repository's venv (paho is a dependency; install ``sp
     .venv/bin/python firmware/pi/pi_node.py --config firmware/pi/config.pi.json
 
 The config is the board's ``config.json`` format; ``spi.id`` is the spidev bus, pins are BCM
-line offsets of ``--chip``.
+line offsets of the header's GPIO chip, found by its label (``pi_gpio.header_chip``: it is
+gpiochip0 or, on a Pi 5 before kernel 6.6.45, gpiochip4); ``--chip`` names another.
 """
 
 import argparse
@@ -24,7 +25,7 @@ import cbnode  # noqa: E402
 import report  # noqa: E402
 import seats  # noqa: E402
 from mfrc522 import MFRC522  # noqa: E402
-from pi_gpio import GpiodPin  # noqa: E402
+from pi_gpio import GpiodPin, header_chip  # noqa: E402
 from pi_spi import SpidevBus  # noqa: E402
 from pn5180 import PN5180  # noqa: E402
 
@@ -98,8 +99,10 @@ class PahoAsUmqtt:
         self.client.loop_stop()
 
 
-def build(cfg, chip="/dev/gpiochip0", spidev_module=None, gpiod_module=None, clock=None):
+def build(cfg, chip=None, spidev_module=None, gpiod_module=None, clock=None):
     """The Node for ``cfg`` with Pi adapters (modules injectable for tests)."""
+    if chip is None:
+        chip = header_chip(gpiod_module)
     spi = SpidevBus(cfg["spi"]["id"], 0, cfg["spi"]["baudrate"], spidev_module)
     pins = {}
 
@@ -137,7 +140,7 @@ def main(argv=None):
     """Entry point: ``pi_node.py --config FILE [--chip /dev/gpiochipN] [--serial]``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", required=True)
-    parser.add_argument("--chip", default="/dev/gpiochip0")
+    parser.add_argument("--chip", default=None, help="default: the header's, by its label")
     args = parser.parse_args(argv)
     with open(args.config) as f:
         try:

@@ -165,6 +165,21 @@ def test_the_header_chip_is_found_by_its_label(board, header, monkeypatch):
     assert (pin.chip, gpiod.requested) == (header, [header])
 
 
+def test_pi_node_asks_its_lines_of_the_header_chip(monkeypatch):
+    cfg = cbconfig.check(
+        {
+            "node_id": "pi",
+            "spi": {"id": 0, "sck": 11, "mosi": 10, "miso": 9},
+            "readers": {"rc": {"type": "mfrc522", "cs": 8, "rst": 25}},
+            "seats": [{"seat": 0, "reader": "rc"}],
+        }
+    )
+    spidev, gpiod = _fake_pi(SimSPI(SimClock()), {}, chips=PI5_BEFORE_6_6_45)
+    monkeypatch.setattr(pi_gpio, "chip_paths", lambda: list(PI5_BEFORE_6_6_45))
+    pi_node.build(cfg, spidev_module=spidev, gpiod_module=gpiod, clock=SimClock())
+    assert gpiod.requested == ["/dev/gpiochip4"] * 2  # chip select and reset, on the header
+
+
 def test_without_a_header_label_the_first_chip_is_used():
     # A chip this user may not open is skipped; a board with no Pi header label gets gpiochip0.
     board = {"/dev/gpiochip0": "INT34C5:00", "/dev/gpiochip1": None}
