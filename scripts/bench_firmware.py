@@ -4,8 +4,10 @@
 The firmware drivers (firmware/lib) run against the register-level chip models
 (tests/firmware/fw_sim_*.py) on a simulated 4 MHz SPI bus. The models charge time per exchange:
 SPI bytes, the PN5180's BUSY time per host instruction, frames on the air, frame delay times,
-and the programmed timer window whenever nobody answers. The floor is computed here from the
-frames' bit counts alone, for a reader that wastes nothing and never meets a collision:
+and the programmed timer window whenever nobody answers (the PN5180 model plays these on its
+modelled clock: TIMER1 as configured, RF_ON's ramp, the tags' power-up after the field is on).
+The floor is computed here from the frames' bit counts alone, for a reader that wastes nothing
+and never meets a collision:
 
 * ISO/IEC 14443A, 106 kbit/s (one bit = 128/fc = 9.44 us). Air bits of a frame: start + data +
   one parity bit per byte + end; a short frame (REQA) is 9 bits. Per 7-byte-UID tag (NTAG
@@ -77,15 +79,52 @@ def modelled_mfrc522_ms(k, seed):
     return (clock.us - start) / 1000, chip.exchanges
 
 
-def modelled_pn5180_ms(k, seed):
-    """Modelled time of the PN5180 driver's inventory of ``k`` ISO 15693 tags."""
+def modelled_pn5180_ms(k, seed, firmware=(0x00, 0x04)):
+    """Modelled time of the PN5180 driver's inventory of ``k`` ISO 15693 tags.
+
+    The inventory includes switching the field on (TX_RFON, the tags' 1 ms power-up) and off.
+    """
+    return pn5180_inventory(k, seed, firmware)[:2]
+
+
+def pn5180_inventory(k, seed, firmware=(0x00, 0x04)):
+    """(ms, exchanges, field-on ms) of one PN5180 inventory of ``k`` tags on the model."""
     tags = random_15693_tags(random.Random(seed * 100 + k), k)
-    driver, chip, clock = pn5180_rig(tags, seed=seed)
+    driver, chip, clock = pn5180_rig(tags, seed=seed, firmware_version=firmware)
     driver.init()
-    start = clock.us
+    start, on = clock.us, chip.field_on_us()
     got = driver.inventory()
     assert sorted(got) == sorted(t.uid for t in tags), "the inventory missed a tag"
-    return (clock.us - start) / 1000, chip.exchanges
+    assert chip.violations == chip.t2_violations == 0, "BUSY or t2 not respected"
+    return (clock.us - start) / 1000, chip.exchanges, (chip.field_on_us() - on) / 1000
+
+
+def pn5180_summary(seeds, k=12, rate_hz=10, readers=6):
+    """The PN5180's inventory of ``k`` tags per firmware: medians, floor ratio, RF duty cycle.
+
+    Duty cycle of one reader's field: it is on only during that reader's inventory; the node
+    reads its ``readers`` one after another on one bus, each seat due every 1/rate_hz s, so a
+    reader's turn comes every max(1/rate_hz, readers x inventory).
+    """
+    out = []
+    for label, firmware in (("fw 4.0 (>= 3.8)", (0x00, 0x04)), ("fw 3.5 (< 3.8)", (0x05, 0x03))):
+        runs = [pn5180_inventory(k, s, firmware) for s in range(seeds)]
+        ms = statistics.median(r[0] for r in runs)
+        on = statistics.median(r[2] for r in runs)
+        period = max(1000 / rate_hz, readers * ms)
+        out.append(
+            {
+                "k": k,
+                "firmware": label,
+                "ms": ms,
+                "max_ms": max(r[0] for r in runs),
+                "floor_ms": floor_15693_ms(k),
+                "ratio": ms / floor_15693_ms(k),
+                "on_ms": on,
+                "duty": on / period,
+            }
+        )
+    return out
 
 
 def rows(seeds):
@@ -127,6 +166,22 @@ def main(argv=None):
             f"| {r['mfrc522_exchanges']:.0f} | {r['floor_14443a_ms']:.1f} "
             f"| {r['pn5180_ms']:.1f} / {r['pn5180_max_ms']:.1f} "
             f"| {r['pn5180_exchanges']:.0f} | {r['floor_15693_ms']:.1f} |"
+        )
+    print()
+    print(
+        f"# PN5180 inventory incl. field on (TX_RFON + 1 ms tag power-up) and off, {args.seeds} "
+        "tag sets; duty cycle of one reader's field with 6 readers in turn at 10 Hz"
+    )
+    print(
+        "| tags | firmware | modelled ms (median / max) | ISO 15693 floor ms | x floor "
+        "| field on ms | RF duty cycle |"
+    )
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    for r in pn5180_summary(args.seeds, k=12) + pn5180_summary(args.seeds, k=1):
+        print(
+            f"| {r['k']} | {r['firmware']} | {r['ms']:.1f} / {r['max_ms']:.1f} "
+            f"| {r['floor_ms']:.1f} | {r['ratio']:.2f} | {r['on_ms']:.1f} "
+            f"| {r['duty'] * 100:.0f} % |"
         )
     return 0
 
