@@ -75,6 +75,7 @@ class SensedTable:
         self.service = service
         self.actor = actor
         self.reveal_by = reveal
+        self._pour_shown: list[dict[str, Any]] | None = None
         # One lock, the service's, taken in one order everywhere: a reading recorded (this lock,
         # then the service's act) and the Host's act or undo (the service's lock, then a resync)
         # can no longer wait for each other.
@@ -263,7 +264,15 @@ class SensedTable:
     # -- into the journal --------------------------------------------------------------------
 
     def _take(self, result: Result) -> None:
-        """Record what the session applied, then tell the Host what it noticed."""
+        """Record what the session applied, tell the Host what it noticed, and show a change of
+        the pour-out (which journals nothing until the reveal)."""
+        self._take_result(result)
+        shown = self.pour_out_view()
+        if shown != self._pour_shown:
+            self._pour_shown = shown
+            self.service.publish()
+
+    def _take_result(self, result: Result) -> None:
         for applied in result.applied:
             if applied.action.get("type") == "reveal" and self.recording is not None:
                 self.recording.reveal(None, self.session.now)

@@ -208,12 +208,15 @@ class PourOut:
         return [self.counts(p) for p in range(self.places)]
 
     def view(self) -> list[dict[str, Any]]:
-        """Per place: its status and how many tokens are read there (never which: the counts
-        by kind are the reveal itself and are shown only with it)."""
-        return [
-            {"place": p, "status": self.status(p), "tokens": sum(self.counts(p).values())}
-            for p in range(self.places)
-        ]
+        """Per place: its status and how many tokens lie on its reader (never which: the counts
+        by kind are the reveal itself and are shown only with it). None while the Goblet still
+        stands there: a partial read of a standing Goblet is no count."""
+        out = []
+        for place in range(self.places):
+            status = self.status(place)
+            tokens = None if status == WAITING else sum(self.counts(place).values())
+            out.append({"place": place, "status": status, "tokens": tokens})
+        return out
 
     # -- machinery ---------------------------------------------------------------------------
 

@@ -237,7 +237,7 @@
   function pourOutSeats(message) {
     // A seat's hand count: one number per kind, sent as {input: "confirm", place, counts}.
     return (message.pour_out || []).map((seat) => {
-      const label = `${Goblets.seatName(seat.place)}: ${seat.status} · ${seat.tokens} read`;
+      const label = `${Goblets.seatName(seat.place)}: ${seat.status}` + (seat.tokens === null ? "" : ` · ${seat.tokens} read`);
       if (seat.status === "confirmed" || seat.status === "settled") return CB.el("li", {"data-status": seat.status}, label);
       const inputs = KINDS.map((kind) => CB.el("label", {class: "small"}, kind.replace("_", " ") + " ",
         CB.el("input", {type: "number", min: "0", max: "52", value: "0", name: kind, class: "count"})));

@@ -67,7 +67,8 @@
     document.getElementById("pour-out-panel").hidden = !seats;
     if (!seats) return;
     CB.fill("pour-out", seats.map((s) => CB.el("li", {class: "pour-" + s.status, "data-status": s.status},
-      `${Goblets.seatName(s.place)}: ${POUR_STATUS[s.status] || s.status} · ${s.tokens} token${s.tokens === 1 ? "" : "s"}`)));
+      `${Goblets.seatName(s.place)}: ${POUR_STATUS[s.status] || s.status}` +
+        (s.tokens === null ? "" : ` · ${s.tokens} token${s.tokens === 1 ? "" : "s"}`))));
   }
 
   function render(message) {
