@@ -79,6 +79,22 @@ def test_a_reveal_that_agrees_with_the_journal_is_a_plain_reveal() -> None:
     assert not [e for e in played.result.events if e["event"] == "reveal_corrected"]
 
 
+def test_asking_twice_to_pour_out_keeps_the_reading() -> None:
+    c = course(random.Random(4003), 4)
+    end = c.scenario.duration
+    seen = []
+
+    def tap_again(session):
+        first = session.pouring
+        result = session.pour_out(end + 4.0)  # a second tap on "Reveal"
+        seen.append(session.pouring is first is not None)
+        return result
+
+    played = run(c, "moderate", 1, reveal="readers", schedule=[(end + 4.0, tap_again)])
+    assert seen == [True]
+    check_revealed(c, played)
+
+
 def test_the_pour_out_is_refused_before_the_toast_and_changes_nothing() -> None:
     c = course(random.Random(4001), 4)
     played = run(c, "none", 0)  # tracked: revealed already, the next Course waits to start

@@ -163,6 +163,8 @@ class SensedSession:
 
         Refused, changing nothing, where :meth:`reveal` would be (no Toast, an open conflict).
         """
+        if self.pouring is not None:
+            return Result()  # asked again (a second tap): the reading goes on
         self.table.check_reveal()
         table = self.table
         self.pouring = PourOut(
