@@ -5,7 +5,9 @@ The firmware drivers (firmware/lib) run against the register-level chip models
 (tests/firmware/fw_sim_*.py) on a simulated 4 MHz SPI bus. The models charge time per exchange:
 SPI bytes, the PN5180's BUSY time per host instruction, frames on the air, frame delay times,
 and the programmed timer window whenever nobody answers (the PN5180 model plays these on its
-modelled clock: TIMER1 as configured, RF_ON's ramp, the tags' power-up after the field is on).
+modelled clock: TIMER1 as configured, RF_ON's ramp, the tags' power-up after the field is on;
+the MFRC522 model too: its frames, the ISO 14443-3 frame delay times, the answers' bits and its
+timer are events on the clock, which the driver's SPI polling moves on).
 The floor is computed here from the frames' bit counts alone, for a reader that wastes nothing
 and never meets a collision:
 
