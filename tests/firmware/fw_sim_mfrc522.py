@@ -22,18 +22,20 @@ What is modelled (NXP MFRC522 datasheet rev. 3.9, ISO/IEC 14443-2 and 14443-3):
   reloads and raises TimerIRq every period; TCounterValReg reads the count. The timer does not
   end a reception: a timer that expires before the answer's fifth bit raises TimerIRq and the
   answer still arrives later, so the driver decides what TimerIRq means;
-- the CRC coprocessor takes ``crc_byte_us`` per byte before CRCIRq and CRCResultReg;
+- the CRC coprocessor takes ``crc_byte_us`` per byte before CRCIRq and CRCResultReg, from
+  ModeReg's CRCPreset;
 - SoftReset (section 10.3.1.10) takes the internal delay of section 8.8.2 (1024 cycles of the
   27.12 MHz crystal, 37.76 us) before registers answer: until then CommandReg reads PowerDown
-  and the other registers 0x00, and writes are lost (counted in ``lost_writes``).
-Configurations the model does not implement raise ``Unmodelled``, loudly, instead of behaving
-like something: TGated (timer gated by MFIN/AUX1), RxMultiple, transmit/receive speeds other
-than 106 kbit/s, TxCRCEn/RxCRCEn, soft power-down, and the commands Mem, Generate RandomID,
-Transmit, Receive and MFAuthent.
+  and the other registers 0x00, and writes are lost (counted in ``lost_writes``);
 - tags: the IDLE/READY/ACTIVE/HALT state machine, cascade levels for 4-, 7- and 10-byte UIDs,
   and answers superposed bit by bit: a bit where answering tags differ is a collision.
+Configurations the model does not implement raise ``Unmodelled``, loudly, instead of behaving
+like something: TGated (timer gated by MFIN/AUX1), RxMultiple, transmit/receive speeds other
+than 106 kbit/s, TxCRCEn/RxCRCEn, MSBFirst CRCs, soft power-down, and the commands Mem,
+Generate RandomID, Transmit, Receive and MFAuthent.
 Not modelled: radio physics (tags always hear and always answer), the reader's minimum wait
-between an answer and its next frame, LoAlert/HiAlert after reset, the IRQ pin.
+between an answer and its next frame (ISO/IEC 14443-3 6.2.1.2), LoAlert/HiAlert after reset,
+the IRQ pin, hard power-down (NRSTPD).
 """
 
 from fw_sim_bus import Lcg, SimClock
@@ -63,9 +65,12 @@ IDLE, READY, ACTIVE, HALT = "IDLE", "READY", "ACTIVE", "HALT"
 SEL = (0x93, 0x95, 0x97)
 
 
-def crc_a(data):
-    """CRC_A of ISO/IEC 14443-3 (reflected 0x8408, preset 0x6363); returns (low, high)."""
-    crc = 0x6363
+def crc_a(data, preset=0x6363):
+    """CRC_A of ISO/IEC 14443-3 (reflected 0x8408, preset 0x6363); returns (low, high).
+
+    ``preset`` is for the chip's coprocessor, which starts from ModeReg's CRCPreset.
+    """
+    crc = preset
     for byte in data:
         byte ^= crc & 0xFF
         byte = (byte ^ (byte << 4)) & 0xFF
@@ -347,7 +352,11 @@ class ChipMFRC522:
             regs[0x0C] = (regs[0x0C] & 0xF8) | (arg & 7)  # RxLastBits
             regs[0x04] |= 0x20  # RxIRq: end of a valid data stream
         elif kind == "crc":
-            lo, hi = crc_a(self._crc_data)
+            # ModeReg CRCPreset (datasheet table 55): 00 -> 0x0000, 01 -> 0x6363 (CRC_A),
+            # 10 -> 0xA671, 11 -> 0xFFFF, the reset value; a driver that never writes ModeReg
+            # gets CRCs no ISO 14443A tag accepts.
+            preset = (0x0000, 0x6363, 0xA671, 0xFFFF)[regs[0x11] & 0x03]
+            lo, hi = crc_a(self._crc_data, preset)
             regs[0x22], regs[0x21] = lo, hi
             regs[0x05] |= 0x04  # CRCIRq: all data processed
 
@@ -488,6 +497,8 @@ class ChipMFRC522:
             return
         regs[0x01] = value & 0x2F
         if cmd == 0x03:
+            if regs[0x11] & 0x80:
+                raise Unmodelled("ModeReg MSBFirst: CRC with the MSB first")
             self._crc_data = b""
             data, self.fifo = self.fifo, []
             regs[0x05] &= ~0x04 & 0xFF

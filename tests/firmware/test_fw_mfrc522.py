@@ -530,3 +530,28 @@ def test_soft_reset_takes_its_datasheet_time():
     assert chip.read_reg(0x01) == 0x20  # Idle, RcvOff, PowerDown cleared
     assert chip.read_reg(0x37) == 0x92
     assert chip.regs[0x2A] == 0x00  # reset value, the lost write did not land
+
+
+def test_a_driver_that_leaves_the_crc_preset_at_reset_sends_selects_no_tag_accepts():
+    # ModeReg resets to 0x3F: CRCPreset 11 = 0xFFFF, not CRC_A's 0x6363 (datasheet table 55).
+    driver, chip, _ = mfrc522_rig([Tag14443A(b"\x11\x22\x33\x44")])
+    real = driver.write
+    driver.write = lambda reg, value: None if reg == mfrc522.REG_MODE else real(reg, value)
+    driver.init()
+    assert chip.regs[0x11] == 0x3F
+    assert driver.inventory() == []
+    driver.write = real
+    driver.init()
+    assert driver.inventory() == [b"\x11\x22\x33\x44"]
+
+
+def test_the_coprocessor_computes_crc_a_from_the_0x6363_preset():
+    chip, clock = _chip()
+    chip.write_reg(0x11, 0x3D)  # CRCPreset 01
+    chip.write_reg(0x09, 0x00)
+    chip.write_reg(0x09, 0x00)
+    chip.write_reg(0x01, 0x03)  # CalcCRC
+    assert not chip.read_reg(0x05) & 0x04  # not done inside the write
+    clock.advance(2 * chip.crc_byte_us + 0.01)
+    assert chip.read_reg(0x05) & 0x04
+    assert (chip.read_reg(0x22), chip.read_reg(0x21)) == (0xA0, 0x1E)  # ISO 14443-3 Annex B
