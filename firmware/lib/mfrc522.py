@@ -103,16 +103,16 @@ KNOWN_VERSIONS = (0x91, 0x92, 0x90, 0x88, 0x89, 0xB2, 0x12, 0x82)
 # The timer (TAuto) starts at the end of the transmission and, with RxMultiple = 0, stops at
 # the answer's fifth bit (datasheet table 106), so its window needs FDT + 5 bits, < 91 + 47 us;
 # it is set to cover the whole longest answer as well (91 + 444 = 535 us) in case a clone's
-# timer does not stop, and to the 1 ms after which ISO/IEC 14443-3 section 6.4.3 takes silence
-# after HLTA as its acknowledgement: prescaler 169 -> (2 * 169 + 1) / 13.56 MHz = 25.0 us a
-# tick, reload 40 -> 41 ticks = 1025 us.
+# timer does not stop, and to the 1 ms after which ISO/IEC 14443-3 (HLTA, section 6.4) takes
+# silence after HLTA as its acknowledgement: prescaler 169 -> (2 * 169 + 1) / 13.56 MHz =
+# 25.0 us a tick, reload 40 -> 41 ticks = 1025 us.
 T_PRESCALER = const(169)
 T_RELOAD = const(40)
 # The driver's own limit for a transceive, from StartSend: the longest frame, the window and
 # the longest answer (784 + 1025 + 444 = 2253 us), doubled. Past it the chip is not working.
 TRANSCEIVE_TIMEOUT_US = const(4500)
-# The CRC coprocessor: the datasheet gives no duration; 9 bytes at the slowest bus-side rate
-# imaginable still take microseconds, 1 ms means the coprocessor never finished.
+# The CRC coprocessor: the datasheet gives no duration for CalcCRC; it runs on the chip's
+# 13.56 MHz clock, so 9 bytes take microseconds, and 1 ms means it never finished.
 CRC_TIMEOUT_US = const(1000)
 # SoftReset: miguelbalboa/rfid waits up to 3 x 50 ms for PowerDown to clear (the chip may come
 # out of soft power-down: crystal start-up + 37.74 us, datasheet 8.8.2); the same limit here,
