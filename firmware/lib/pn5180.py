@@ -100,6 +100,16 @@ BUSY_RISE_TIMEOUT_US = 1_000
 RF_TIMEOUT_US = 10_000
 TRANSCEIVE_TIMEOUT_US = 10_000
 BUSY_POLL_US = 1
+# Air times (ISO 15693-2, 1 out of 4 at 26.48 kbit/s): SOF 75.52 us, 37.76 us a bit, EOF
+# 37.76 us; the answer after its SOF: 96 bits and a 56.64 us EOF = 3681 us. Nothing can come
+# back before our frame is out and t1 (4320/fc = 318.6 us) has passed, and an answer whose SOF
+# was seen cannot end sooner than 3681 us later: the driver sleeps through those instead of
+# polling IRQ_STATUS over the bus.
+VCD_SOF_US = 75.52
+VCD_BIT_US = 37.76
+VCD_EOF_US = 37.76
+T1_SLEEP_US = 300
+ANSWER_REST_US = 3600
 
 SLOT_EMPTY = const(0)
 SLOT_ONE = const(1)
@@ -321,9 +331,15 @@ class PN5180:
         self.and_reg(REG_SYSTEM_CONFIG, 0xFFFFFFF8)  # Idle
         self.or_reg(REG_SYSTEM_CONFIG, 0x00000003)  # Transceive: waits for SEND_DATA
         self.send_data(self._req, request_len)
-        irq = self._wait_irq(
-            IRQ_RX | IRQ_TIMER1 | IRQ_GENERAL_ERROR, TRANSCEIVE_TIMEOUT_US, "a slot"
-        )
+        air = VCD_EOF_US
+        if request_len:
+            air += VCD_SOF_US + (request_len + 2) * 8 * VCD_BIT_US  # data and CRC
+        clock.sleep_us(int(air) + T1_SLEEP_US)
+        done = IRQ_RX | IRQ_TIMER1 | IRQ_GENERAL_ERROR
+        irq = self._wait_irq(done | IRQ_RX_SOF, TRANSCEIVE_TIMEOUT_US, "a slot")
+        if not irq & done:
+            clock.sleep_us(ANSWER_REST_US)  # a SOF came: the answer takes 3.68 ms more
+            irq = self._wait_irq(done, TRANSCEIVE_TIMEOUT_US, "a slot")
         if not irq & IRQ_RX:
             return SLOT_EMPTY
         self._answered_at = clock.ticks_us()
