@@ -56,7 +56,10 @@ class SensedTable:
     ``registry``: the enrolled tags; ``layout``: place -> Goblet name now (default: each Goblet
     at its House's place, as at Course setup); ``contents``: Goblet name -> the token UIDs already
     in it (a Course resumed after a restart, see :class:`~companion.core.sensed.SensedSession`);
-    ``actor``: who the journal says entered the sensed actions ("readers", or "demo").
+    ``actor``: who the journal says entered the sensed actions ("readers", or "demo");
+    ``reveal``: ``"readers"`` (the Goblets poured out and counted, see :meth:`pour_out`) or
+    ``"tracked"``; ``pour_out``: how a poured-out read settles; ``reveal_apart``: the tokens are
+    poured out apart from the Goblets' spots (the camera's reveal areas).
     """
 
     def __init__(
@@ -69,6 +72,7 @@ class SensedTable:
         actor: str = "readers",
         reveal: str = "readers",
         pour_out: PourOutConfig | None = None,
+        reveal_apart: bool = False,
     ) -> None:
         if reveal not in REVEALS:
             raise MalformedInput(f"must be one of {', '.join(REVEALS)}", field="reveal")
@@ -95,6 +99,7 @@ class SensedTable:
             rng=service.rng,
             contents=contents,
             pour_out=pour_out,
+            reveal_apart=reveal_apart,
         )
         self.game_id = table.record.id
         self.recorded: list[Action] = []

@@ -183,6 +183,17 @@ def test_without_rings_every_seat_is_counted_by_hand() -> None:
     assert pour.is_done
 
 
+def test_poured_out_apart_from_the_goblets_a_seat_settles_on_its_read_alone() -> None:
+    # The camera's reveal areas lie beside the Goblets' spots: a ring still read there (or no
+    # rings at all) says nothing about the tokens poured out.
+    for rings in (True, False):
+        registry, layout, uids = table(2)
+        pour = PourOut(layout, registry, rings=rings, apart=True, t=0.0)
+        feed(pour, 0.0, 2.6, {0: ["AA00", *uids[:2]], 1: ["AA01", *uids[2:]]})
+        assert pour.is_done
+        assert [sum(c.values()) for c in pour.revealed()] == [2, 4]
+
+
 @pytest.mark.parametrize(
     ("place", "counts", "field"),
     [

@@ -22,6 +22,9 @@ How a seat's read is judged (times are the observations' seconds):
 - Without Coaster rings (Raise Your Memory) nothing tells a standing Goblet from a poured-out
   one, so each seat's count is confirmed by hand (:meth:`PourOut.confirm`), as is any seat whose
   reader cannot settle (a reader offline, a token that rolled away).
+- Where the tokens are poured out apart from the Goblet's spot (``apart``: the overhead camera's
+  reveal areas, ``vision/README.md``), a standing Goblet is no partial read of them: a seat
+  settles on its read alone, rings or none.
 
 The Host (or the seat's player) may confirm a seat at any moment: with counts typed in, or
 "as read" (the counts shown now). A confirmed seat is no longer read.
@@ -105,7 +108,8 @@ class PourOut:
 
     ``layout``: place -> the Goblet standing there when the pour-out began (its ring says whether
     it is still standing); ``registry``: the enrolled tags; ``rings``: False for Raise Your Memory
-    (every seat is confirmed by hand); ``t``: when the players were asked to pour out.
+    (every seat is confirmed by hand); ``apart``: the tokens are poured out apart from the
+    Goblets' spots (the camera's reveal areas); ``t``: when the players were asked to pour out.
     """
 
     def __init__(
@@ -114,10 +118,12 @@ class PourOut:
         registry: TagRegistry,
         *,
         rings: bool = True,
+        apart: bool = False,
         t: float = 0.0,
         config: PourOutConfig | None = None,
     ) -> None:
         self.registry = registry
+        self.apart = apart
         self.config = config or PourOutConfig()
         self.places = len(layout)
         self.rings = rings
@@ -181,11 +187,12 @@ class PourOut:
         seat = self.seats[place]
         if seat.confirmed is not None:
             return CONFIRMED
-        if not self.rings:
-            return SETTLING  # only a hand count settles a seat without a ring
         cfg, now = self.config, self.now
-        if seat.ring_seen is not None and now - seat.ring_seen < cfg.settle:
-            return WAITING
+        if not self.apart:
+            if not self.rings:
+                return SETTLING  # only a hand count settles a seat without a ring
+            if seat.ring_seen is not None and now - seat.ring_seen < cfg.settle:
+                return WAITING
         stable = seat.since is not None and now - seat.since >= cfg.settle
         if stable and seat.count_since >= cfg.reads:
             return SETTLED

@@ -40,7 +40,9 @@ class SensedSession:
     Your Memory, the Goblets named by the places' Houses); ``ring_houses``: ring name -> House
     (default: rings named by their Houses); ``config``: tracker thresholds; ``rng``: draws the
     chance events sensors cannot see (see :class:`SensedTable`); ``contents``: Goblet name ->
-    the token UIDs already in it (a Course resumed half-way: never reported as pours).
+    the token UIDs already in it (a Course resumed half-way: never reported as pours);
+    ``pour_out``: how the reveal on the readers settles; ``reveal_apart``: the Goblets are
+    poured out apart from their spots (the camera's reveal areas: see ``PourOut``).
     """
 
     def __init__(
@@ -54,6 +56,7 @@ class SensedSession:
         rng: random.Random | None = None,
         contents: Mapping[str, Iterable[str]] | None = None,
         pour_out: PourOutConfig | None = None,
+        reveal_apart: bool = False,
     ) -> None:
         if not isinstance(registry, TagRegistry):
             raise MalformedInput("must be a TagRegistry", field="registry")
@@ -67,6 +70,8 @@ class SensedSession:
         )
         self.registry = registry
         self.pour_out_config = pour_out or PourOutConfig()
+        self.reveal_apart = reveal_apart
+        """The Goblets are poured out apart from their spots (the camera's reveal areas)."""
         self.pouring: PourOut | None = None
         """The reveal on the readers while the Goblets are being poured out (else None)."""
         self._now = 0.0
@@ -171,6 +176,7 @@ class SensedSession:
             dict(table.layout),
             self.registry,
             rings=not self.state.opts.raise_your_memory,
+            apart=self.reveal_apart,
             t=t,
             config=self.pour_out_config,
         )
