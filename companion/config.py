@@ -21,6 +21,11 @@ not silently become a default), and so is a value of the wrong type. Example::
     serial = "/dev/ttyACM0"
     recordings_mb = 256           # the readers' recordings' cap (0: record nothing)
 
+    [camera]
+    source = "auto"       # the overhead camera: auto, pi, synthetic, a device index or a URL
+    calibration = "./data/vision-calibration.json"  # default: in the data directory
+    rate_hz = 5.0         # frames read and detected a second
+
     [sensing]
     reveal = "readers"    # the Goblets poured out on the readers at the Toast, or "tracked"
     settle = 2.0          # seconds a seat's flat read must hold before it is taken
@@ -97,6 +102,24 @@ class HardwareSettings:
 
 
 @dataclass(frozen=True)
+class CameraSettings:
+    """The overhead camera (``companion serve --camera``); no ``source``: no camera."""
+
+    source: str | None = None
+    """"auto" (picamera2, else VideoCapture 0, else the synthetic camera), "pi", "synthetic", a
+    device index ("0") or a URL / video file (``vision/camera.py``)."""
+    calibration: str | None = None
+    """The calibration JSON; default ``<data_dir>/vision-calibration.json``."""
+    rate_hz: float = 5.0
+    """Frames read and detected a second (a frame the detector has not finished is skipped)."""
+
+    @property
+    def is_configured(self) -> bool:
+        """True when a camera source is configured."""
+        return bool(self.source)
+
+
+@dataclass(frozen=True)
 class SensingSettings:
     """How a sensed table reveals the Goblets at the Toast (docs/rules-notes.md, "The reveal on
     the readers")."""
@@ -153,6 +176,7 @@ class Config:
     web: WebSettings = field(default_factory=WebSettings)
     host: HostSettings = field(default_factory=HostSettings)
     hardware: HardwareSettings = field(default_factory=HardwareSettings)
+    camera: CameraSettings = field(default_factory=CameraSettings)
     sensing: SensingSettings = field(default_factory=SensingSettings)
     game: GameSettings = field(default_factory=GameSettings)
     virtual: VirtualSettings = field(default_factory=VirtualSettings)
@@ -162,8 +186,13 @@ class Config:
     def is_virtual(self) -> bool:
         """True when the virtual table drives the game."""
         if self.virtual.enabled is None:
-            return not self.hardware.is_configured
+            return not (self.hardware.is_configured or self.camera.is_configured)
         return self.virtual.enabled
+
+    @property
+    def calibration_path(self) -> Path:
+        """Where the camera's calibration is kept."""
+        return Path(self.camera.calibration or self.data_dir / "vision-calibration.json")
 
     @property
     def journal_path(self) -> Path:
@@ -230,6 +259,14 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         raise MalformedInput("must be none, moderate, heavy or brutal", field="virtual.noise")
     if config.sensing.reveal not in ("readers", "tracked"):
         raise MalformedInput("must be 'readers' or 'tracked'", field="sensing.reveal")
+    if config.camera.source is not None and not config.camera.source.strip():
+        raise MalformedInput(
+            "must be auto, pi, synthetic, a device index or a URL", field="camera.source"
+        )
+    if not 0 < config.camera.rate_hz <= 60:
+        raise MalformedInput("must be more than 0 and at most 60", field="camera.rate_hz")
+    if config.camera.calibration is not None and not config.camera.calibration.strip():
+        raise MalformedInput("must be a file path", field="camera.calibration")
     if config.sensing.settle <= 0:
         raise MalformedInput("must be positive", field="sensing.settle")
     if config.hardware.recordings_mb < 0:

@@ -2,7 +2,9 @@
 
 With no hardware configured the demo table plays a live game, so the dashboard shows a game moving
 at once, until the Host starts a game of their own (then the demo stays away until the Host asks for
-it again). ``--mqtt URL`` and/or ``--serial PORT`` read real reader nodes instead.
+it again). ``--mqtt URL`` and/or ``--serial PORT`` read real reader nodes instead, and/or
+``--camera [auto|pi|synthetic|INDEX|URL]`` the overhead camera (``[camera]`` in the settings;
+games played "camera", see :mod:`companion.service.camera`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import logging
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion import config as settings
 from companion.core.errors import MalformedInput
@@ -26,6 +29,9 @@ from companion.web.auth import host_pin
 from companion.web.mdns import Advertiser, local_address
 from companion.web.server import WebServer
 
+if TYPE_CHECKING:
+    from companion.service.camera import CameraTable
+
 log = logging.getLogger("companion.serve")
 
 
@@ -38,6 +44,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=int, help="port (default 8080; 0 picks a free one)")
     parser.add_argument("--mqtt", metavar="URL", help="read reader nodes from this MQTT broker")
     parser.add_argument("--serial", metavar="PORT", help="read a reader node on this serial port")
+    parser.add_argument(
+        "--camera",
+        nargs="?",
+        const="auto",
+        metavar="SRC",
+        help="read the overhead camera: auto (the default), pi, synthetic, a device index or a URL",
+    )
     parser.add_argument(
         "--virtual",
         choices=("sensed", "engine"),
@@ -65,6 +78,7 @@ def build_config(args: argparse.Namespace) -> settings.Config:
         ("port", "web.port"),
         ("mqtt", "hardware.mqtt"),
         ("serial", "hardware.serial"),
+        ("camera", "camera.source"),
         ("pace", "virtual.pace"),
         ("speed", "virtual.speed"),
         ("noise", "virtual.noise"),
@@ -151,16 +165,52 @@ def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
     return hardware.start()
 
 
+def start_camera(service: Service, config: settings.Config) -> CameraTable:
+    """Open the overhead camera and read it into the sensed table of games played "camera".
+
+    A table with no game yet (and no reader nodes) starts the configured Raise Your Goblets game,
+    played with the camera. Without a calibration the camera waits for the Host's.
+    """
+    # Imported here: OpenCV and numpy are loaded only when a camera is asked for.
+    from companion.service.camera import CameraTable
+    from vision.camera import open_camera
+
+    options = config.game.options or {}
+    players = options.get("players", 4) if isinstance(options, dict) else 4
+    seats = players if isinstance(players, int) and 2 <= players <= 6 else 6
+    camera = open_camera(config.camera.source or "auto", seats=seats)
+    table = CameraTable(
+        service,
+        camera,
+        calibration_path=config.calibration_path,
+        rate_hz=config.camera.rate_hz,
+        settle=config.sensing.settle,
+    )
+    service.resume()
+    if service.table is None and config.game.name == "goblets":
+        service.new_game(config.game.name, config.game.options, play="camera")
+    log.info(
+        "reading the camera %s (%s)",
+        config.camera.source,
+        "calibrated" if table.calibration is not None else "not calibrated: the Host calibrates",
+    )
+    return table.start()
+
+
 def run(args: argparse.Namespace) -> int:
     """Run until SIGINT or SIGTERM; returns the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     config = build_config(args)
     config.data_dir.mkdir(parents=True, exist_ok=True)
     service = Service(config)
+    drivers = []
     if config.is_virtual:
-        driver = start_virtual_table(service, config)
+        drivers.append(start_virtual_table(service, config))
     else:
-        driver = start_hardware(service, config)
+        if config.hardware.is_configured:
+            drivers.append(start_hardware(service, config))
+        if config.camera.is_configured:
+            drivers.append(start_camera(service, config))
     app = create_app(service, config)
     web = config.web
     server = WebServer(
@@ -191,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         server.run()
     finally:
-        if driver is not None:
+        for driver in reversed(drivers):
             driver.stop()
         if advertiser is not None:
             advertiser.close()

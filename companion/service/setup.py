@@ -8,7 +8,10 @@ The Host chooses how each game is played (``play``):
 - ``"readers"``: the reader nodes read the table (:attr:`Mode.RECORDING`: the table cannot be
   refused, a broken rule is warned about); the hands pour the initial tokens. Raise Your Goblets
   only, and only what the sensed session reads (:func:`check_sensable`).
-- ``"camera"``: the overhead camera is not yet a sensor of ``companion serve``: refused, saying so.
+- ``"camera"``: the overhead camera reads the table (``companion serve --camera``,
+  :mod:`companion.service.camera`): recording mode as with the readers, the same reach
+  (:func:`check_sensable`); the camera sees the Goblets' rings and the tokens poured out at the
+  reveal, not the pours.
 
 ``"demo"`` is the demo table's own: a person never starts a demo game.
 
@@ -81,18 +84,21 @@ def prepare_options(game: str, options: Mapping[str, Any], data_dir: str | Path)
 def check_play(game: str, play: Any, state: GameState, sensed_plays: frozenset[str]) -> str:
     """``play`` if ``game`` (its first ``state``) can be played so at this table, else the reason.
 
-    ``sensed_plays``: the ways this table can sense a game (``{"readers"}`` with reader nodes).
+    ``sensed_plays``: the ways this table can sense a game (``"readers"`` with reader nodes,
+    ``"camera"`` with the overhead camera).
     """
     allowed = HOST_PLAYS.get(game, ("phones",))
     if play not in allowed:
         ways = ", ".join(f"{p!r} ({PLAY_NAMES[p]})" for p in allowed)
         raise MalformedInput(f"{play!r}: this game is played {ways}", field="play")
     if play == "camera":
-        raise MalformedInput(
-            "the overhead camera does not drive a game yet: play on the phones or with the "
-            "reader nodes",
-            field="play",
-        )
+        if "camera" not in sensed_plays:
+            raise MalformedInput(
+                "no overhead camera is configured (companion serve --camera SRC or [camera] "
+                "source): play on the phones",
+                field="play",
+            )
+        check_sensable(state, "the camera does")
     if play == "readers":
         if "readers" not in sensed_plays:
             raise MalformedInput(
@@ -104,27 +110,26 @@ def check_play(game: str, play: Any, state: GameState, sensed_plays: frozenset[s
     return play
 
 
-def check_sensable(state: GameState) -> GobletsState:
-    """``state`` if the reader nodes can play it (the sensed session's reach), else the reason.
+def check_sensable(state: GameState, sensor: str = "the reader nodes do") -> GobletsState:
+    """``state`` if the sensors can play it (the sensed session's reach), else the reason
+    (``sensor``: who cannot read it, with its verb).
 
     The sensed session reads the 4-6 player game: Russian Goblette's Goblets in a row, Winetasters'
     pairs and Character abilities are not read yet (docs/tracking.md).
     """
     if not isinstance(state, GobletsState):
         raise MalformedInput(
-            "the reader nodes do not read Russian Goblette's six Goblets in a row yet: play it "
-            "on the phones",
+            f"{sensor} not read Russian Goblette's six Goblets in a row yet: play it on the phones",
             field="variant",
         )
     if state.opts.is_winetasters:
         raise MalformedInput(
-            "the reader nodes do not read Winetasters' pairs yet: play it on the phones",
+            f"{sensor} not read Winetasters' pairs yet: play it on the phones",
             field="players",
         )
     if state.opts.characters:
         raise MalformedInput(
-            "the reader nodes do not read Character abilities: play without Characters, or on "
-            "the phones",
+            f"{sensor} not read Character abilities: play without Characters, or on the phones",
             field="characters",
         )
     return state

@@ -9,9 +9,10 @@ outcomes are drawn here, with ``secrets.SystemRandom`` unless a test hands in a 
 built from ``state.view(viewer)``: the one way out (principle 3).
 
 Whose game it is: a game is played ``"demo"`` (the demo table's, started and played by a virtual
-actor), or by people, ``"phones"`` or ``"readers"`` (:mod:`companion.service.setup`). The demo is
-an attract mode: it plays only while the Host's "demo table" switch is on, a game a person starts
-turns the switch off, and no virtual actor's action is ever taken into a people's game
+actor), or by people, ``"phones"``, ``"readers"`` or ``"camera"``
+(:mod:`companion.service.setup`). The demo is an attract mode: it plays only while the Host's
+"demo table" switch is on, a game a person starts turns the switch off, and no virtual actor's
+action is ever taken into a people's game
 (:meth:`Service.act` refuses it). Seats are claimed from phones with the game's join code
 (:mod:`companion.service.seats`); a claim is checked under the service's lock, and a new game or a
 freed seat closes the streams of the claims it ends before anything else is published.
@@ -60,6 +61,8 @@ HAND_DRAW_RULE = "A player draws by hand, without looking: chance decides what i
 GAME_CHANGED_RULE = "An action belongs to the game it was made in; a new game has started."
 FEED_LENGTH = 200
 FEED_SHOWN = 40
+SENSOR_PLAYS = frozenset({"readers", "camera"})
+"""Plays a person chooses whose games sensors read (recorded, not enforced)."""
 SENSED_POURS = frozenset({"initial_pour"})
 """On a sensed table the hands pour the initial tokens and the readers see them; the other deals
 are drawn by the service until a sensed session takes them over."""
@@ -141,7 +144,11 @@ class Service:
         """Sensor health per seat: "virtual", "online", "offline" or "broken"."""
         self.sensed_plays: set[str] = set()
         """How games read by sensors are played: "readers" once reader nodes are attached,
-        "demo" when the demo table is simulated hands read by simulated readers."""
+        "camera" once the overhead camera is, "demo" when the demo table is simulated hands read
+        by simulated readers."""
+        self.camera: Any = None
+        """The overhead camera (companion.service.camera.CameraTable), if one is attached: its
+        health goes into every viewer's snapshot."""
         self.demo_available = False
         """True once a demo driver runs (without hardware): the Host's demo switch exists."""
         self._demo: bool | None = None
@@ -188,7 +195,8 @@ class Service:
 
     def sense(self, play: str) -> None:
         """Games played ``play`` are read by sensors from now on ("readers": reader nodes are
-        attached; "demo": the demo is simulated hands read by simulated readers)."""
+        attached; "camera": the overhead camera is; "demo": the demo is simulated hands read by
+        simulated readers)."""
         with self.lock:
             self.sensed_plays.add(play)
             if self.table is not None and self.is_sensed(self.table.record):
@@ -196,7 +204,9 @@ class Service:
 
     def is_sensed(self, record: GameRecord) -> bool:
         """True when ``record``'s game is read by sensors (recorded, not enforced)."""
-        return record.play == "readers" or (record.play == "demo" and "demo" in self.sensed_plays)
+        if record.play in SENSOR_PLAYS:
+            return True
+        return record.play == "demo" and "demo" in self.sensed_plays
 
     def mode_of(self, record: GameRecord) -> Mode:
         """How a game's actions are applied: recorded when sensors read it, else enforced."""
@@ -563,6 +573,9 @@ class Service:
                 "sensed": self.sensing is not None,
                 "readers": {str(k): v for k, v in sorted(self.readers.items())},
             }
+            if self.camera is not None:
+                # Health only (frame rate, age, errors, status): no image and no counts.
+                data["camera"] = self.camera.health()
             pouring = None if self.sensing is None else self.sensing.pour_out_view()
             if pouring is not None:
                 # The Goblets are being poured out in front of everyone (the reveal has begun):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request, session, url_for
+from flask import Blueprint, Response, jsonify, request, session, url_for
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, PUBLIC, Mode, Viewer
@@ -307,6 +307,53 @@ def save_deck():
     require_host()
     cards = save_characters(_ctx().config.data_dir, body().get("cards"))
     return jsonify({"cards": cards})
+
+
+def camera():
+    """The overhead camera (409 when none is attached)."""
+    attached = _ctx().service.camera
+    if attached is None:
+        raise IllegalAction(
+            "no overhead camera is attached",
+            rule="The camera is configured with companion serve --camera or [camera] source.",
+        )
+    return attached
+
+
+@bp.get("/host/camera")
+def camera_view():
+    """The camera's calibration as the Host's panel shows it, and its health."""
+    require_host()
+    attached = camera()
+    return jsonify({**attached.view(), "health": attached.health()})
+
+
+@bp.post("/host/camera/calibrate")
+def camera_calibrate():
+    """``{"accept_ellipse": bool, "seats": n}``: calibrate from a frame of the empty table.
+
+    From the four markers; without them, 400 naming ``accept_ellipse`` unless it is true (then
+    from the table's outline, stored with a warning). Returns the markers and seats found.
+    """
+    require_host()
+    data = body()
+    accept = data.get("accept_ellipse", False)
+    if not isinstance(accept, bool):
+        raise MalformedInput("must be true or false", field="accept_ellipse")
+    seats = data.get("seats")
+    if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)):
+        raise MalformedInput("must be a number of seats (2-6)", field="seats")
+    return jsonify(camera().calibrate(accept_ellipse=accept, seats=seats))
+
+
+@bp.get("/host/camera/frame.jpg")
+def camera_frame():
+    """The latest frame, the markers and seats drawn on it (Host only: it shows the table)."""
+    require_host()
+    image = camera().frame_jpeg()
+    if image is None:
+        raise IllegalAction("the camera has given no frame yet", rule="Wait for the camera.")
+    return Response(image, mimetype="image/jpeg")
 
 
 def join_link() -> dict[str, Any]:
