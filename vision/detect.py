@@ -9,7 +9,7 @@ import numpy as np
 
 from companion.core.errors import MalformedInput
 from vision.calibrate import Calibration
-from vision.frame import check_image, normalise, warp
+from vision.frame import Cloth, check_image, relight, warp
 from vision.rings import RingReading, detect_rings
 from vision.tokens import count_tokens
 
@@ -35,6 +35,11 @@ class Detections:
 
 def canonical_view(image: Any, calibration: Calibration) -> np.ndarray:
     """The frame warped to the canonical table and relit (see :mod:`vision.frame`)."""
+    return relit_view(image, calibration)[0]
+
+
+def relit_view(image: Any, calibration: Calibration) -> tuple[np.ndarray, Cloth]:
+    """The frame warped to the canonical table and relit, and the cloth model learned from it."""
     image = check_image(image)
     if (image.shape[1], image.shape[0]) != tuple(calibration.image_size):
         raise MalformedInput(
@@ -42,11 +47,13 @@ def canonical_view(image: Any, calibration: Calibration) -> np.ndarray:
             f"{calibration.image_size[0]}x{calibration.image_size[1]}",
             field="image",
         )
-    return normalise(warp(image, calibration.homography))
+    return relight(warp(image, calibration.homography))
 
 
 def detect(image: Any, calibration: Calibration, tokens: bool = True) -> Detections:
     """Rings at seats and (``tokens``) revealed token counts in one BGR frame."""
-    view = canonical_view(image, calibration)
+    view, cloth = relit_view(image, calibration)
     seats = calibration.seats
-    return Detections(detect_rings(view, seats), count_tokens(view, seats) if tokens else None)
+    return Detections(
+        detect_rings(view, seats, cloth), count_tokens(view, seats, cloth) if tokens else None
+    )

@@ -9,6 +9,7 @@ cloth colour: uneven light, vignetting and a colour cast all become the referenc
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -112,11 +113,68 @@ MIN_LIGHT = 20.0
 """The cloth's mean level (0-255) below which the table is too dark to tell colours."""
 _CLOTH_BGR = np.array(palette.CLOTH[::-1], np.float32)
 _CENTRE_PATCH = (slice(300, 500), slice(300, 500))
+SATURATED = 255
+"""The relit view's mark for a pixel the camera saturated (see :func:`relight`)."""
+PAPER = 236.0
+"""The white of the printed markers under the reference light (the white reference)."""
+_MARKER_R = round(layout.MARKER_SIZE * 0.65)
 
 
-def normalise(canonical: np.ndarray) -> np.ndarray:
-    """The canonical view relit to the reference: cloth everywhere ``palette.CLOTH``.
+@dataclass(frozen=True)
+class Cloth:
+    """The table's own surface in the relit view: its colour (BGR, float32) and how far a
+    pixel's chromaticity may stray from it (``tolerance``) and still be cloth, lit or shaded.
 
+    Learned per frame from the frame itself (the markers' white paper sets the white point),
+    so any cloth or a wooden table works, not only ``palette.CLOTH``."""
+
+    bgr: np.ndarray
+    tolerance: float = 0.03
+
+    def mask(self, bgr: np.ndarray, darkest: float = 0.3, brightest: float = 1.22) -> np.ndarray:
+        """Pixels that are the cloth, in light or in shadow: a shadow dims a surface but keeps
+        its chromaticity (the light's colour is the same in and out of the shadow), so the
+        test is chromaticity close to the cloth's and a brightness ratio in
+        ``[darkest, brightest]``."""
+        # Chromaticity from a 3x3 mean: sensor noise would scatter it most where it is dark.
+        f = cv2.blur(bgr, (3, 3)).astype(np.float32)
+        total = f.sum(axis=2) + 1.0
+        ref = self.bgr / (float(self.bgr.sum()) + 1.0)
+        d = np.hypot(f[..., 0] / total - ref[0], f[..., 2] / total - ref[2])
+        ratio = total / (float(self.bgr.sum()) + 1.0)
+        # In a shadow the same noise is a larger share of a smaller signal.
+        tolerance = self.tolerance / np.sqrt(np.clip(ratio, 0.3, 1.0))
+        return (d < tolerance) & (ratio > darkest) & (ratio < brightest)
+
+
+def _white(canonical: np.ndarray, light: np.ndarray) -> np.ndarray | None:
+    """The cloth's colour relative to the markers' white paper (per channel), the median over
+    the markers whose bright pixels are plausibly paper; None when no marker shows."""
+    ratios = []
+    for marker in layout.MARKER_IDS:
+        mx, my = (round(v) for v in layout.marker_centre(marker))
+        patch = canonical[my - _MARKER_R : my + _MARKER_R, mx - _MARKER_R : mx + _MARKER_R]
+        patch = patch.reshape(-1, 3).astype(np.float32)
+        grey = patch.mean(axis=1)
+        white = patch[grey >= np.percentile(grey, 85)].mean(axis=0)
+        dark = patch[grey <= np.percentile(grey, 15)].mean(axis=0)
+        cloth = light[my, mx]
+        # A marker is paper and ink: its whites clearly brighter than its blacks, and not
+        # much darker than the cloth (a shadowed or covered marker is no white reference).
+        if white.mean() > 2.5 * dark.mean() + 10 and white.mean() > 0.8 * cloth.mean():
+            ratios.append(cloth / np.maximum(white, 1.0))
+    if not ratios:
+        return None
+    return np.median(np.array(ratios), axis=0)
+
+
+def relight(canonical: np.ndarray) -> tuple[np.ndarray, Cloth]:
+    """The canonical view relit to the reference light, and the cloth model.
+
+    The fitted cloth surface says how the light varies over the table; the markers' white paper
+    says what colour the cloth is (cloth / paper, times :data:`PAPER`). Dividing by the surface
+    and multiplying by that colour leaves every pixel its own colour under the reference light,
+    whatever the cloth. Without a readable marker the cloth is taken to be ``palette.CLOTH``.
     A table too dark to see, or mostly not cloth, is MalformedInput (a frame not to trust)."""
     light, cloth = lighting(canonical)
     level = float(light[_CENTRE_PATCH].mean())
@@ -129,5 +187,27 @@ def normalise(canonical: np.ndarray) -> np.ndarray:
             f"only {cloth:.0%} of the table looks like cloth: covered, or a wrong calibration",
             field="image",
         )
-    gain = _CLOTH_BGR / light
-    return np.clip(canonical.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    ratio = _white(canonical, light)
+    colour = _CLOTH_BGR if ratio is None else np.clip(ratio * PAPER, 8.0, 250.0)
+    gain = colour.astype(np.float32) / light
+    view = np.clip(canonical.astype(np.float32) * gain, 0, SATURATED - 1).astype(np.uint8)
+    # Where the camera saturated (glare, a hot spot) colours are lost: such pixels are marked
+    # pure white (255), a value no relit pixel takes otherwise.
+    view[canonical.max(axis=2) >= SATURATED - 4] = SATURATED
+    return view, _cloth_model(view, colour.astype(np.float32))
+
+
+def _cloth_model(view: np.ndarray, colour: np.ndarray) -> Cloth:
+    """The cloth's chromaticity spread measured on the table (texture, noise, grain)."""
+    ring = view[40:760:4, 40:760:4].reshape(-1, 3).astype(np.float32)
+    total = ring.sum(axis=1) + 1.0
+    ref = colour / (float(colour.sum()) + 1.0)
+    d = np.hypot(ring[:, 0] / total - ref[0], ring[:, 2] / total - ref[2])
+    near = d[d < 0.06]
+    spread = float(np.percentile(near, 90)) if near.size else 0.02
+    return Cloth(colour, float(np.clip(2.0 * spread, 0.015, 0.045)))
+
+
+def normalise(canonical: np.ndarray) -> np.ndarray:
+    """The canonical view relit to the reference light (see :func:`relight`)."""
+    return relight(canonical)[0]

@@ -89,8 +89,20 @@ class Classifier:
             best[closer] = index
             best_d[closer] = d[closer]
         self.table = best
+        self.distance = np.sqrt(best_d).clip(0, 255).astype(np.uint8)
+        """The weighted Lab distance to the nearest reference, per cell."""
 
     def __call__(self, lab_image: np.ndarray) -> np.ndarray:
         """The index of the nearest reference for every pixel (uint8, the image's shape)."""
         q = lab_image >> self.shift
         return self.table[q[..., 0], q[..., 1], q[..., 2]]
+
+    def nearest(self, lab_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The nearest reference's index and the distance to it, for every pixel."""
+        q = lab_image >> self.shift
+        index = (
+            (q[..., 0].astype(np.intp) << (2 * (8 - self.shift)))
+            | (q[..., 1].astype(np.intp) << (8 - self.shift))
+            | q[..., 2]
+        )
+        return self.table.reshape(-1)[index], self.distance.reshape(-1)[index]

@@ -32,6 +32,7 @@ from companion.core.games.goblets.houses import HOUSE_IDS
 from companion.core.observations import Observation
 from companion.core.tags import TagRegistry
 from vision import layout, palette
+from vision.frame import Cloth
 from vision.layout import TableLayout
 
 RING_AREA = math.pi * (layout.RING_OUTER**2 - layout.RING_INNER**2)
@@ -67,6 +68,7 @@ _REFS = {
 _NAMES, _LAB = palette.lab(_REFS)
 _CLASSIFY = palette.Classifier(_LAB)
 _RINGISH = 3 * len(palette.RING_COLOURS)
+_PURE_OR_PALE = 2 * len(palette.RING_COLOURS)
 """Pixel classes below this index are a ring's colour, pure, pale or dull."""
 _MIXES = [
     (palette.PATTERN, 0),
@@ -173,18 +175,22 @@ MIN_APART = 1.6 * layout.RING_OUTER
 """Two rings' centres are at least this far apart (two goblets' feet cannot overlap)."""
 
 
-def detect_rings(normalised: np.ndarray, seats: int) -> RingReading:
+def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None) -> RingReading:
     """The rings on the canonical, relit view ``normalised`` of a table of ``seats`` seats.
 
     Ring centres are the peaks of the ring-coloured mask matched against a ring's annulus (less
     a penalty where the goblet's foot should be), so two goblets touching are still two rings.
+    Pixels the ``cloth`` model calls cloth (lit or shaded) are never ring (default: the
+    reference cloth ``palette.CLOTH``).
     """
     table = TableLayout(seats)
+    cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
     crop = normalised[_Y0:_Y1, _X0:_X1]
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
     classes = _CLASSIFY(lab)
     zone = _ZONE_MASK[_Y0:_Y1, _X0:_X1]
-    mask = ((classes < _RINGISH) & (zone > 0)).astype(np.uint8)
+    bare = cloth.mask(crop)
+    mask = ((classes < _RINGISH) & (zone > 0) & ~bare).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE).astype(np.float32)
     fill = cv2.filter2D(closed, -1, _BODY, borderType=cv2.BORDER_CONSTANT)
@@ -203,7 +209,12 @@ def detect_rings(normalised: np.ndarray, seats: int) -> RingReading:
         body = (r2 >= (layout.RING_INNER + 2) ** 2) & (r2 <= (layout.RING_OUTER - 2) ** 2)
         cx, cy = float(x + _X0), float(y + _Y0)
         seat, dist = table.nearest_seat(cx, cy)
-        house = _house_of(lab[body & (classes != _PATTERN)])
+        # The House from the ring's own pixels: pure or pale ring colours, not the bowl, its
+        # shadow, the foot or the cloth showing through (they would pull the median dark).
+        own = body & (classes < _PURE_OR_PALE) & ~bare
+        if int(own.sum()) < 40:
+            own = body & (mask > 0)
+        house = _house_of(lab[own])
         found.append(
             RingDetection(
                 house, cx, cy, seat if dist <= SEAT_TOLERANCE else None, float(fill[y, x])

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision import layout, palette
+from vision import frame, layout, palette
+from vision.frame import Cloth
 from vision.layout import TableLayout
 
 KINDS = tuple(palette.TOKEN_COLOURS)
@@ -46,6 +47,19 @@ synthetic frames at every noise level: 0.75-0.85 make the fewest errors)."""
 DEFAULT_AREA = 0.8 * TOKEN_AREA
 """A token's seen area when no lone token is in sight."""
 
+BORDER = (layout.REVEAL_RADIUS + 1, layout.REVEAL_RADIUS + 7)
+"""The band just outside a reveal area: tokens poured in the area stay inside it, so something
+that is not cloth there (a hand and its arm reaching in, a goblet's bowl leaning over) covers
+the area."""
+COVER_BORDER = 80
+"""Pixels of not-cloth in the band (after opening) that make the area not seen."""
+SATURATED = frame.SATURATED
+"""Saturated pixels (marked by :func:`vision.frame.relight`) are glare: colours there are lost."""
+COVER_GLARE = 5 * TOKEN_AREA
+"""Saturated pixels in an area beyond this many tokens' area are glare (a white token under a
+bright lamp saturates too, but glare spreads over the cloth: even a small lamp's reflection
+covers 7 tokens' area or more), as is any saturated pixel in the band round it."""
+
 _REFS = {
     **palette.TOKEN_COLOURS,
     "cloth": palette.CLOTH,
@@ -53,14 +67,22 @@ _REFS = {
 }
 _NAMES, _LAB = palette.lab(_REFS)
 _CLASSIFY = palette.Classifier(_LAB)
-_HALF = round(layout.REVEAL_RADIUS + 4)
+_HALF = round(layout.REVEAL_RADIUS + 8)
+_CLOTH = _NAMES.index("cloth")
+_SHADOW = _NAMES.index("shadow")
+_POISON = _NAMES.index("poison")
 _TABLE = np.ones((layout.SIZE, layout.SIZE), np.uint8)
 for _marker in layout.MARKER_IDS:
     _mx, _my = layout.marker_centre(_marker)
     cv2.circle(_TABLE, (round(_mx), round(_my)), round(layout.MARKER_KEEP_OUT), 0, -1)
 _DISC = np.zeros((2 * _HALF + 1, 2 * _HALF + 1), np.uint8)
-cv2.circle(_DISC, (_HALF, _HALF), _HALF, 1, -1)
+cv2.circle(_DISC, (_HALF, _HALF), round(layout.REVEAL_RADIUS + 4), 1, -1)
+_BAND = np.zeros_like(_DISC)
+cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[1]), 1, -1)
+cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[0]), 0, -1)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_OPEN5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_NEAR = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -122,13 +144,32 @@ def blob_count(blob: Blob, one: float) -> int:
     return max(len(blob.peaks), 1 if blob.area >= MIN_AREA else 0)
 
 
-def area_blobs(normalised: np.ndarray, cx: float, cy: float) -> dict[str, list[Blob]]:
-    """The blobs of each token colour in the reveal area centred at ``(cx, cy)``."""
+def area_blobs(
+    normalised: np.ndarray, cx: float, cy: float, cloth: Cloth | None = None
+) -> dict[str, list[Blob]] | None:
+    """The blobs of each token colour in the reveal area centred at ``(cx, cy)``; None when
+    something that is neither cloth nor token covers the area (see :data:`BORDER`, :data:`SATURATED`)."""
+    cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
     x0, y0 = round(cx) - _HALF, round(cy) - _HALF
     crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
     classes = _CLASSIFY(lab)
-    area = _DISC & _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
+    # Darker than 0.4 of the cloth is no shadow here (a goblet's takes at most 0.6 of the
+    # light) but may be a Poison token's blurred edge, which its area count needs.
+    bare = cloth.mask(crop, darkest=0.4)
+    table = _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
+    area = _DISC & table
+    band = cv2.morphologyEx((~bare & (_BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    lost = crop.min(axis=2) >= SATURATED
+    glare = int((lost & (area > 0)).sum()) >= COVER_GLARE or int((lost & (band > 0)).sum()) > 0
+    if int(band.sum()) >= COVER_BORDER or glare:
+        return None
+    # The cloth model says what is cloth, lit or shaded. A dark grey that is no cloth, next to
+    # a Poison token's black, is that token greyed by a lamp's specular sheen.
+    classes = np.where(bare, _CLOTH, classes)
+    black = (classes == _POISON).astype(np.uint8)
+    sheen = (classes == _SHADOW) & (cv2.dilate(black, _NEAR) > 0)
+    classes[sheen] = _POISON
     out: dict[str, list[Blob]] = {}
     for index, kind in enumerate(KINDS):
         mask = ((classes == index) & (area > 0)).astype(np.uint8)
@@ -136,15 +177,21 @@ def area_blobs(normalised: np.ndarray, cx: float, cy: float) -> dict[str, list[B
     return out
 
 
-def count_tokens(normalised: np.ndarray, seats: int) -> dict[int, dict[str, int]]:
-    """Every seat's revealed tokens: seat -> {kind: count} (every kind, zeros included)."""
+def count_tokens(
+    normalised: np.ndarray, seats: int, cloth: Cloth | None = None
+) -> dict[int, dict[str, int] | None]:
+    """Every seat's revealed tokens: seat -> {kind: count} (every kind, zeros included), or
+    None for an area not seen (a hand, glare or a goblet over it: counting would misread)."""
     table = TableLayout(seats)
-    blobs = {s: area_blobs(normalised, *table.reveal_centre(s)) for s in range(seats)}
+    found = {s: area_blobs(normalised, *table.reveal_centre(s), cloth) for s in range(seats)}
+    blobs = {s: b for s, b in found.items() if b is not None}
     everything = [b for by_kind in blobs.values() for bs in by_kind.values() for b in bs]
     fallback = single_area(everything) or DEFAULT_AREA
-    counts = {}
+    counts: dict[int, dict[str, int] | None] = {s: None for s in range(seats)}
     for kind in KINDS:
         one = single_area([b for s in blobs for b in blobs[s][kind]]) or fallback
-        for seat in range(seats):
-            counts.setdefault(seat, {})[kind] = sum(blob_count(b, one) for b in blobs[seat][kind])
+        for seat in blobs:
+            per = counts[seat] if counts[seat] is not None else {}
+            per[kind] = sum(blob_count(b, one) for b in blobs[seat][kind])
+            counts[seat] = per
     return counts

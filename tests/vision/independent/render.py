@@ -493,7 +493,9 @@ def render(
             # A thin token's own contact shadow, away from the lamp.
             sl, du, dv = _patch(shade.shape, x, y, layout.TOKEN_RADIUS + 4)
             d = np.hypot(du + 1.5 * lamp2d[0], dv + 1.5 * lamp2d[1])
-            shade[sl] *= 1 - 0.25 * _cover(d, layout.TOKEN_RADIUS + 1)
+            # On the cloth round the token, not on its own face.
+            face = _cover(np.hypot(du, dv), layout.TOKEN_RADIUS - 0.5)
+            shade[sl] *= 1 - 0.25 * _cover(d, layout.TOKEN_RADIUS + 1) * (1 - face)
             _token(albedo, spec, kind, rng, x, y, lamp2d, sheen)
     shade *= 1 - shadow_k * shadow_mask
 
@@ -534,6 +536,7 @@ def render(
     if hand_parts:
         items.append((camera.depth(hand_parts[0][0]), "hand", None))
     hand_mask = np.zeros((camera.h, camera.w), np.uint8)
+    bowl_mask = np.zeros((camera.h, camera.w), np.uint8)
     for _depth, what, g in sorted(items, key=lambda it: -it[0]):
         if what == "hand":
             for part in hand_parts:
@@ -550,6 +553,7 @@ def render(
         lower, upper = _circle(fx, fy, -stem, bottom), _circle(fx, fy, -stem - bowl, top)
         hull = cv2.convexHull(to_img(np.vstack([lower, upper])))
         cv2.fillConvexPoly(image, hull, (base * 0.75).tolist(), cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(bowl_mask, hull, 1, cv2.LINE_8, 4)
         # The side facing the lamp is brighter: a band of the bowl's outline shifted to it.
         bright = np.vstack(
             [
@@ -591,7 +595,8 @@ def render(
         glare_map = rng.uniform(1.2, 2.0) * np.exp(-(e**2))
         image += glare_map[..., None]
 
-    # Which reveal areas a hand or glare covers (any visible share of the area).
+    # Which reveal areas a hand, glare or a goblet's bowl covers (1% of the area or more): a
+    # token there may be hidden, so "not seen" is a right answer.
     covered = set()
     for seat in range(seats):
         cx, cy = table.reveal_centre(seat)
@@ -599,7 +604,7 @@ def render(
         area = np.zeros((camera.h, camera.w), np.uint8)
         cv2.fillPoly(area, [disc], 1, cv2.LINE_8, 4)
         n = max(int(area.sum()), 1)
-        if hand_parts and int((area & hand_mask).sum()) >= 0.01 * n:
+        if int((area & (hand_mask | bowl_mask)).sum()) >= 0.01 * n:
             covered.add(seat)
         if glare_map is not None and int(((glare_map > 0.35) & (area > 0)).sum()) >= 0.01 * n:
             covered.add(seat)
