@@ -142,7 +142,7 @@ def test_a_game_the_chosen_way_cannot_play_is_refused_with_the_reason(app, host,
     game = service.table.record.id
     for play, options, field, words in (
         ("readers", {"players": 4}, "play", "no reader nodes are connected"),
-        ("camera", {"players": 4}, "play", "camera does not drive a game yet"),
+        ("camera", {"players": 4}, "play", "no overhead camera is configured"),
         ("hands", {"players": 4}, "play", "'phones'"),
     ):
         reply = start(host, service, play=play, options=options)
