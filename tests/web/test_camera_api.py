@@ -1,0 +1,116 @@
+"""The camera's Host endpoints: calibrate from the empty table, the latest frame, Host only.
+
+The camera is the synthetic one (``vision.camera.SyntheticCamera``), behind a real CameraTable
+that is stepped, not started; the frame it shows and the calibration it stores are real.
+"""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from webhelpers import csrf_of, join
+
+from companion.core.game import PUBLIC
+from companion.service.camera import CameraTable
+from vision import render
+from vision.camera import SyntheticCamera
+
+SIZE = (640, 480)
+
+
+class Defocused:
+    """An out-of-focus lens: the markers cannot be read, the table's outline can."""
+
+    def __init__(self, camera: SyntheticCamera) -> None:
+        self.camera = camera
+        self.blur = False
+
+    def read(self):
+        frame = self.camera.read()
+        return cv2.GaussianBlur(frame, (0, 0), 3.0) if self.blur else frame
+
+    def close(self) -> None:
+        self.camera.close()
+
+
+@pytest.fixture
+def camera(service, settings):
+    synthetic = SyntheticCamera(seed=4, seats=4, noise="realistic", size=SIZE)
+    synthetic.scene = render.Scene(4)  # the empty table
+    lens = Defocused(synthetic)
+    table = CameraTable(service, lens, calibration_path=settings.calibration_path)
+    yield table, lens
+    table.stop()
+
+
+def calibrate(host, data):
+    client, token = host
+    return client.post("/api/host/camera/calibrate", json=data, headers={"X-CSRF-Token": token})
+
+
+def test_the_host_calibrates_from_the_markers_and_sees_the_frame(host, camera, settings):
+    table, _ = camera
+    client, _ = host
+    reply = calibrate(host, {})
+    assert reply.status_code == 200, reply.get_json()
+    found = reply.get_json()
+    assert found["method"] == "markers" and sorted(found["markers"]) == ["0", "1", "2", "3"]
+    assert [s["seat"] for s in found["seats"]] == [0, 1, 2, 3]
+    assert found["warning"] is None
+    stored = json.loads(settings.calibration_path.read_text())
+    assert stored["method"] == "markers" and stored["image_size"] == list(SIZE)
+    frame = client.get("/api/host/camera/frame.jpg")
+    assert frame.status_code == 200 and frame.mimetype == "image/jpeg"
+    image = cv2.imdecode(np.frombuffer(frame.data, np.uint8), cv2.IMREAD_COLOR)
+    assert (image.shape[1], image.shape[0]) == SIZE
+    assert client.get("/api/host/camera").get_json()["calibrated"] is True
+    assert table.calibration is not None
+
+
+def test_an_outline_only_calibration_is_refused_without_the_flag(host, camera, settings):
+    _, lens = camera
+    client, _ = host
+    lens.blur = True
+    reply = calibrate(host, {})
+    assert reply.status_code == 400
+    assert reply.get_json()["field"] == "accept_ellipse"
+    assert '{"accept_ellipse": true}' in reply.get_json()["error"]
+    assert not settings.calibration_path.exists()
+    assert calibrate(host, {"accept_ellipse": "yes"}).status_code == 400
+    reply = calibrate(host, {"accept_ellipse": True})
+    assert reply.status_code == 200
+    assert reply.get_json()["method"] == "ellipse" and reply.get_json()["warning"]
+    assert json.loads(settings.calibration_path.read_text())["method"] == "ellipse"
+    shown = client.get("/api/host/camera").get_json()
+    assert shown["warning"] == reply.get_json()["warning"]
+
+
+def test_only_the_host_reaches_the_camera(app, client, camera, settings, service):
+    service.new_game("goblets", {"players": 4})
+    phone = join(app, 0, name="Ada")
+    for who in (client, phone.client):
+        assert who.get("/api/host/camera/frame.jpg").status_code == 401
+        assert who.get("/api/host/camera").status_code == 401
+        token = csrf_of(who)
+        reply = who.post("/api/host/camera/calibrate", json={}, headers={"X-CSRF-Token": token})
+        assert reply.status_code == 401
+        assert who.post("/api/host/camera/calibrate", json={}).status_code == 403  # no CSRF
+    assert not settings.calibration_path.exists()
+
+
+def test_every_viewer_sees_the_cameras_health_and_nothing_else(client, camera, service):
+    table, _ = camera
+    table.step()
+    shown = client.get("/api/state").get_json()["camera"]
+    assert shown == {"fps": 0.0, "last_frame": None, "errors": 0, "status": "not calibrated"}
+    assert service.message(PUBLIC)["camera"] == shown
+
+
+def test_without_a_camera_the_endpoints_say_so(host):
+    client, _ = host
+    reply = client.get("/api/host/camera/frame.jpg")
+    assert reply.status_code == 409 and "--camera" in reply.get_json()["rule"]
+    assert calibrate(host, {}).status_code == 409
