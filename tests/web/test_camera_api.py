@@ -11,10 +11,12 @@ import json
 import cv2
 import numpy as np
 import pytest
-from webhelpers import csrf_of, join
+from webhelpers import TABLET, csrf_of, join, log_in_as_host
 
 from companion.core.game import PUBLIC
 from companion.service.camera import CameraTable
+from companion.web import create_app
+from companion.web.server import WebServer
 from vision import render
 from vision.camera import SyntheticCamera
 
@@ -114,3 +116,37 @@ def test_without_a_camera_the_endpoints_say_so(host):
     reply = client.get("/api/host/camera/frame.jpg")
     assert reply.status_code == 409 and "--camera" in reply.get_json()["rule"]
     assert calibrate(host, {}).status_code == 409
+
+
+def test_the_host_page_calibrates_and_the_tablet_shows_the_camera(
+    browser, camera, service, settings
+):
+    """Chromium: the Host's camera panel says to calibrate, calibrates, shows the frame; the
+    tablet's Readers panel shows the camera's health."""
+    table, _ = camera
+    service.new_game("goblets", {"players": 4})
+    table.step()
+    server = WebServer(create_app(service, settings), host="127.0.0.1", port=0, threads=8).start()
+    base = f"http://127.0.0.1:{server.port}"
+    context = browser.new_context(**TABLET)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        log_in_as_host(page, base)
+        page.wait_for_selector("#camera-panel:not([hidden])")
+        assert "calibrate the camera" in page.inner_text("#camera-status")
+        page.click("#camera-calibrate")
+        page.wait_for_selector("#camera-result:has-text('Calibrated (markers)')")
+        page.wait_for_function("document.getElementById('camera-frame').naturalWidth > 0")
+        assert page.evaluate("document.getElementById('camera-frame').naturalWidth") == SIZE[0]
+        tablet = context.new_page()
+        tablet.on("pageerror", lambda error: errors.append(str(error)))
+        tablet.goto(f"{base}/")
+        tablet.wait_for_selector("#readers [data-camera]")
+        assert "Camera:" in tablet.inner_text("#readers")
+    finally:
+        context.close()
+        service.hub.close()
+        server.stop()
+    assert errors == []

@@ -21,7 +21,7 @@
   const PLAY_NAMES = {phones: "On the phones (each player taps their own actions)",
     readers: "With the reader nodes (the table is read)", camera: "With the overhead camera"};
   const PLAY_NOTES = {readers: "no reader nodes are connected (companion serve --mqtt or --serial)",
-    camera: "the camera does not drive games yet"};
+    camera: "no overhead camera is configured (companion serve --camera)"};
   const HOUSE_IDS = Object.keys(Goblets.HOUSES);
   const {plays, sensed} = JSON.parse($("plays").textContent);
   let current = null;
@@ -58,7 +58,7 @@
   function playOptions() {
     const allowed = plays[game()] || ["phones"];
     CB.fill("play", allowed.map((p) => {
-      const blocked = (p === "readers" && !sensed.includes("readers")) || p === "camera";
+      const blocked = (p === "readers" || p === "camera") && !sensed.includes(p);
       return CB.el("option", {value: p, disabled: blocked ? "disabled" : null}, PLAY_NAMES[p] + (blocked ? " — " + PLAY_NOTES[p] : ""));
     }));
     $("play").value = "phones";
@@ -290,6 +290,44 @@
     return rows;
   }
 
+  // -- the overhead camera -------------------------------------------------------------------
+
+  const CAMERA_STATUS = {"ok": "reading the table", "no frames": "gives no frames",
+    "not calibrated": "not calibrated: calibrate the camera", "covered": "a reveal area is covered"};
+
+  function cameraPanel(message) {
+    const health = message.camera;
+    $("camera-panel").hidden = !health;
+    if (!health) return;
+    const age = health.last_frame === null ? "no frame yet" : `last frame ${health.last_frame} s ago`;
+    $("camera-status").textContent = `The camera ${CAMERA_STATUS[health.status] || health.status} · ${health.fps} frames/s · ${age} · ${health.errors} refused frames`;
+  }
+
+  function showFrame() {
+    const img = $("camera-frame");
+    img.src = "/api/host/camera/frame.jpg?at=" + Date.now();  // a fresh frame, not the cached one
+    img.style.maxWidth = "100%";  // the frame fits the panel (set here: no inline styles)
+    img.hidden = false;
+  }
+
+  async function calibrateCamera(acceptEllipse) {
+    CB.showError(null);
+    try {
+      const found = await CB.post("/api/host/camera/calibrate", {accept_ellipse: acceptEllipse});
+      const markers = Object.keys(found.markers).length;
+      $("camera-result").textContent = `Calibrated (${found.method}): ${markers} of 4 markers found, ${found.seats.length} seats.` + (found.warning ? " Warning: " + found.warning : "");
+      $("camera-ellipse").hidden = true;
+      showFrame();
+    } catch (error) {
+      CB.showError(error);
+      $("camera-ellipse").hidden = !(error && error.data && error.data.field === "accept_ellipse");
+    }
+  }
+
+  $("camera-calibrate").addEventListener("click", () => calibrateCamera(false));
+  $("camera-ellipse").addEventListener("click", () => calibrateCamera(true));
+  $("camera-look").addEventListener("click", showFrame);
+
   function render(message) {
     if (!current || current.game_id !== message.game_id) {
       if (message.mode) $("mode").value = message.mode;  // a new game: its own mode
@@ -310,6 +348,7 @@
     CB.fill("suggest", suggestions(message));
     $("manual-who").textContent = typeof message.to_move === "number" && !message.over ? `For ${CB.label(message.to_move)}:` : "";
     CB.fill("reader-controls", readerControls(message));
+    cameraPanel(message);
     $("undo").disabled = !message.can_undo;
     $("sensed-panel").hidden = !message.sensed;
     if (message.sensed) CB.fill("layout-fix", layoutFix(message));

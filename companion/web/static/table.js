@@ -51,11 +51,26 @@
       message.over ? CB.el("p", {class: "winner"}, Goblets.turn(message)) : null);
   }
 
+  const CAMERA_STATUS = {"ok": "ok", "no frames": "no frames", "not calibrated": "not calibrated (the Host calibrates it)",
+    "covered": "a reveal area is covered"};
+
+  function cameraRow(message) {
+    // The overhead camera's health: how it reads, never what it sees.
+    const camera = message.camera;
+    if (!camera) return null;
+    const age = camera.last_frame === null ? "no frame yet" : `${camera.last_frame} s ago`;
+    const state = camera.status === "ok" ? "online" : camera.status === "covered" ? "online" : "offline";
+    return CB.el("li", {class: "reader-" + state, "data-camera": camera.status},
+      `Camera: ${CAMERA_STATUS[camera.status] || camera.status} · ${camera.fps} frames/s · ${age}` +
+      (camera.errors ? ` · ${camera.errors} refused frames` : ""));
+  }
+
   function readers(message) {
     const entries = Object.entries(message.readers || {});
+    const camera = cameraRow(message);
     CB.fill("readers", entries.length ? entries.map(([s, v]) => CB.el("li", {class: "reader-" + v}, `${Goblets.seatName(Number(s))}: ${v}`))
-      : [CB.el("li", {class: "muted"}, message.play === "phones" ? "played on the phones (no readers)"
-        : message.virtual ? "virtual table (no hardware)" : "no reader has reported yet")]);
+      : camera ? [] : [CB.el("li", {class: "muted"}, message.play === "phones" ? "played on the phones (no readers)"
+        : message.virtual ? "virtual table (no hardware)" : "no reader has reported yet")], camera);
   }
 
   const POUR_STATUS = {waiting: "Goblet still on the reader", settling: "reading…",
