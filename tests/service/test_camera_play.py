@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import cv2
 import numpy as np
@@ -309,3 +310,32 @@ def test_camera_settings_are_validated_naming_the_field():
         with pytest.raises(MalformedInput) as error:
             config.from_mapping({"camera": bad})
         assert error.value.field == name
+
+
+def test_serve_camera_starts_a_camera_game_and_stops_its_thread(tmp_path):
+    """``companion serve --camera synthetic``: the camera is opened, a camera game started, the
+    thread reads frames (the Host is told to calibrate) and stops when serve stops."""
+    import argparse
+
+    from companion.commands import serve
+
+    parser = argparse.ArgumentParser()
+    serve.register(parser.add_subparsers())
+    args = parser.parse_args(["serve", "--data", str(tmp_path), "--camera", "synthetic"])
+    settings = serve.build_config(args)
+    assert settings.camera.source == "synthetic" and not settings.is_virtual
+    assert parser.parse_args(["serve", "--camera"]).camera == "auto"
+    svc = Service(settings, games=registry.load_all(), rng=random.Random(4))
+    table = serve.start_camera(svc, settings)
+    try:
+        assert svc.camera is table and "camera" in svc.sensed_plays
+        assert svc.table.record.play == "camera" and svc.table.record.game == "goblets"
+        deadline = time.monotonic() + 10
+        while table.tap.latest is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert table.tap.latest is not None  # the thread reads frames
+        assert svc.message(PUBLIC)["camera"]["status"] == "not calibrated"
+    finally:
+        table.stop()
+        svc.close()
+    assert not table._thread.is_alive()
