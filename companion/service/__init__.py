@@ -2,7 +2,9 @@
 
 :class:`Service` (in :mod:`companion.service.table`) is the one place with I/O wiring between the
 pure core, the SQLite journal and the clients; :mod:`companion.service.hub` fans snapshots out to
-live clients; :mod:`companion.service.driver` plays the demo game when no hardware is configured.
+live clients; :mod:`companion.service.driver` plays the demo game when no hardware is configured;
+:mod:`companion.service.hardware` and :mod:`companion.service.camera` (imported only when a camera
+is asked for: OpenCV) feed the reader nodes and the overhead camera to the sensed session.
 """
 
 from companion.service.driver import VirtualTable
