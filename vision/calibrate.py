@@ -12,7 +12,9 @@ JSON in the data directory):
   straight down) and it cannot know which way seat 0 is: seat 0 is taken at the bottom of the
   frame, turned by ``seat0_angle`` degrees clockwise.
 
-:func:`calibrate` tries the markers and falls back to the ellipse.
+:func:`calibrate` tries the markers; the ellipse fallback is refused (MalformedInput naming the
+way out) unless accepted explicitly with ``allow_ellipse=True``: it cannot know where seat 0 is
+and is wrong by tens of pixels on a tilted camera, which would misread every seat silently.
 """
 
 from __future__ import annotations
@@ -231,13 +233,25 @@ def from_ellipse(image: np.ndarray, seats: int, seat0_angle: float = 0.0) -> Cal
     return Calibration(seats, matrix, (image.shape[1], image.shape[0]), "ellipse")
 
 
-def calibrate(image: np.ndarray, seats: int) -> Calibration:
-    """From the markers if all four are seen, else from the table's outline."""
+ELLIPSE_REFUSED = (
+    "the table-outline (ellipse) fallback is affine and guesses seat 0 at the bottom of the "
+    "frame, so on a tilted or turned camera it misplaces the seats silently; it is refused. "
+    "Show all four markers to the camera, or accept the outline explicitly "
+    "(calibrate(..., allow_ellipse=True), the Host page's 'accept with a warning')"
+)
+
+
+def calibrate(image: np.ndarray, seats: int, allow_ellipse: bool = False) -> Calibration:
+    """From the markers if all four are seen. Else MalformedInput naming the missing markers and
+    the way out, unless ``allow_ellipse``: then from the table's outline (method "ellipse",
+    which the caller should show as a warning)."""
     try:
         return from_markers(image, seats)
     except MalformedInput as error:
         if error.field != "image" or "markers" not in error.detail:
             raise
+        if not allow_ellipse:
+            raise MalformedInput(f"{error.detail}: {ELLIPSE_REFUSED}", field="image") from None
         return from_ellipse(image, seats)
 
 

@@ -85,6 +85,12 @@ _MASK = _table_mask(_FIT)
 def lighting(canonical: np.ndarray) -> tuple[np.ndarray, float]:
     """The fitted cloth colour (float32 BGR) at every canonical pixel, and the fraction of the
     table that looked like cloth (the rest is goblets, tokens, hands, shadows)."""
+    surface, cloth = _fit(canonical)
+    return cv2.resize(surface, (canonical.shape[1], canonical.shape[0])), cloth
+
+
+def _fit(canonical: np.ndarray) -> tuple[np.ndarray, float]:
+    """:func:`lighting` on the ``_FIT`` x ``_FIT`` thumbnail."""
     small = cv2.resize(canonical, (_FIT, _FIT), interpolation=cv2.INTER_AREA).astype(np.float32)
     design = _DESIGN[_MASK]
     values = small[_MASK]
@@ -101,9 +107,7 @@ def lighting(canonical: np.ndarray) -> tuple[np.ndarray, float]:
         err = np.abs(values - fitted).sum(axis=1) / np.maximum(fitted.sum(axis=1), 1.0)
         keep = err < max(0.06, 2.5 * float(np.median(err[keep])))
     surface[...] = _DESIGN @ coef.astype(np.float32)
-    surface = np.maximum(surface, 4.0)
-    full = cv2.resize(surface, (canonical.shape[1], canonical.shape[0]))
-    return full, float(keep.mean())
+    return np.maximum(surface, 4.0), float(keep.mean())
 
 
 MIN_CLOTH = 0.72
@@ -118,6 +122,7 @@ SATURATED = 255
 PAPER = 236.0
 """The white of the printed markers under the reference light (the white reference)."""
 _MARKER_R = round(layout.MARKER_SIZE * 0.65)
+_ONES = np.ones((1, 3), np.float32)
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,7 @@ class Cloth:
         ``[darkest, brightest]``."""
         # Chromaticity from a 3x3 mean: sensor noise would scatter it most where it is dark.
         f = cv2.blur(bgr, (3, 3)).astype(np.float32)
-        total = f.sum(axis=2) + 1.0
+        total = cv2.transform(f, _ONES) + 1.0
         ref = self.bgr / (float(self.bgr.sum()) + 1.0)
         d = np.hypot(f[..., 0] / total - ref[0], f[..., 2] / total - ref[2])
         ratio = total / (float(self.bgr.sum()) + 1.0)
@@ -147,7 +152,13 @@ class Cloth:
         return (d < tolerance) & (ratio > darkest) & (ratio < brightest)
 
 
-def _white(canonical: np.ndarray, light: np.ndarray) -> np.ndarray | None:
+def _at(surface: np.ndarray, x: float, y: float) -> np.ndarray:
+    """The thumbnail surface's value at canonical ``(x, y)``."""
+    scale = _FIT / layout.SIZE
+    return surface[min(int(y * scale), _FIT - 1), min(int(x * scale), _FIT - 1)]
+
+
+def _white(canonical: np.ndarray, surface: np.ndarray) -> np.ndarray | None:
     """The cloth's colour relative to the markers' white paper (per channel), the median over
     the markers whose bright pixels are plausibly paper; None when no marker shows."""
     ratios = []
@@ -158,7 +169,7 @@ def _white(canonical: np.ndarray, light: np.ndarray) -> np.ndarray | None:
         grey = patch.mean(axis=1)
         white = patch[grey >= np.percentile(grey, 85)].mean(axis=0)
         dark = patch[grey <= np.percentile(grey, 15)].mean(axis=0)
-        cloth = light[my, mx]
+        cloth = _at(surface, mx, my)
         # A marker is paper and ink: its whites clearly brighter than its blacks, and not
         # much darker than the cloth (a shadowed or covered marker is no white reference).
         if white.mean() > 2.5 * dark.mean() + 10 and white.mean() > 0.8 * cloth.mean():
@@ -176,8 +187,8 @@ def relight(canonical: np.ndarray) -> tuple[np.ndarray, Cloth]:
     and multiplying by that colour leaves every pixel its own colour under the reference light,
     whatever the cloth. Without a readable marker the cloth is taken to be ``palette.CLOTH``.
     A table too dark to see, or mostly not cloth, is MalformedInput (a frame not to trust)."""
-    light, cloth = lighting(canonical)
-    level = float(light[_CENTRE_PATCH].mean())
+    surface, cloth = _fit(canonical)
+    level = float(surface[_FIT * 3 // 8 : _FIT * 5 // 8, _FIT * 3 // 8 : _FIT * 5 // 8].mean())
     if level < MIN_LIGHT:
         raise MalformedInput(
             f"the table is too dark to see (cloth level {level:.0f})", field="image"
@@ -187,13 +198,14 @@ def relight(canonical: np.ndarray) -> tuple[np.ndarray, Cloth]:
             f"only {cloth:.0%} of the table looks like cloth: covered, or a wrong calibration",
             field="image",
         )
-    ratio = _white(canonical, light)
+    ratio = _white(canonical, surface)
     colour = _CLOTH_BGR if ratio is None else np.clip(ratio * PAPER, 8.0, 250.0)
-    gain = colour.astype(np.float32) / light
-    view = np.clip(canonical.astype(np.float32) * gain, 0, SATURATED - 1).astype(np.uint8)
-    # Where the camera saturated (glare, a hot spot) colours are lost: such pixels are marked
-    # pure white (255), a value no relit pixel takes otherwise.
-    view[canonical.max(axis=2) >= SATURATED - 4] = SATURATED
+    # The gain varies as slowly as the light: computed on the thumbnail, then enlarged.
+    gain = cv2.resize(colour.astype(np.float32) / surface, (canonical.shape[1], canonical.shape[0]))
+    view = cv2.convertScaleAbs(cv2.multiply(canonical.astype(np.float32), gain))
+    np.minimum(view, SATURATED - 1, out=view)
+    b, g, r = cv2.split(canonical)
+    view[cv2.max(cv2.max(b, g), r) >= SATURATED - 4] = SATURATED
     return view, _cloth_model(view, colour.astype(np.float32))
 
 

@@ -148,7 +148,7 @@ def area_blobs(
     normalised: np.ndarray, cx: float, cy: float, cloth: Cloth | None = None
 ) -> dict[str, list[Blob]] | None:
     """The blobs of each token colour in the reveal area centred at ``(cx, cy)``; None when
-    something that is neither cloth nor token covers the area (see :data:`BORDER`, :data:`SATURATED`)."""
+    something that is neither cloth nor token covers the area (:data:`BORDER`, :data:`SATURATED`)."""
     cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
     x0, y0 = round(cx) - _HALF, round(cy) - _HALF
     crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
@@ -160,7 +160,7 @@ def area_blobs(
     table = _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     area = _DISC & table
     band = cv2.morphologyEx((~bare & (_BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
-    lost = crop.min(axis=2) >= SATURATED
+    lost = cv2.inRange(crop, (SATURATED,) * 3, (SATURATED,) * 3) > 0
     glare = int((lost & (area > 0)).sum()) >= COVER_GLARE or int((lost & (band > 0)).sum()) > 0
     if int(band.sum()) >= COVER_BORDER or glare:
         return None

@@ -56,7 +56,7 @@ def test_table_outline_calibrates_a_camera_looking_straight_down():
         assert error_px(found, truth.homography, 6) < 12.0
 
 
-def test_calibrate_falls_back_to_the_outline_when_markers_are_hidden():
+def test_calibrate_refuses_the_outline_unless_accepted_when_markers_are_hidden():
     image, truth = render(Scene(4), np.random.default_rng(1), "none", turn=0)
     for marker, (x, y) in find_markers(image).items():
         assert marker in layout.MARKER_IDS
@@ -64,7 +64,11 @@ def test_calibrate_falls_back_to_the_outline_when_markers_are_hidden():
     assert find_markers(image) == {}
     with pytest.raises(MalformedInput, match=r"markers \[0, 1, 2, 3\] not found"):
         from_markers(image, 4)
-    found = calibrate(image, 4)
+    # The fallback is refused unless accepted explicitly: it would misplace seat 0 silently.
+    with pytest.raises(MalformedInput, match="allow_ellipse=True") as error:
+        calibrate(image, 4)
+    assert error.value.field == "image" and "markers [0, 1, 2, 3] not found" in str(error.value)
+    found = calibrate(image, 4, allow_ellipse=True)
     assert found.method == "ellipse"
     assert error_px(found, truth.homography, 4) < 12.0
 
