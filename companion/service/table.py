@@ -414,7 +414,7 @@ class Service:
         session itself (anything else on a sensed table makes the session resync). ``claim``: the
         phone's claim, checked live; ``game_id``: the game the action was made in (refused if
         another game is at the table now); ``actor``: who entered it, for the journal ("readers",
-        "demo"; a ``"demo"`` action is refused in a game a person started).
+        "camera", "demo"; a ``"demo"`` action is refused in a game a person started).
         """
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise MalformedInput("an action is a JSON object with a string type", field="type")

@@ -204,8 +204,9 @@ def host_state():
 def new_game():
     """``{"game", "play", "options", "names", "abandon"}``: start a new game.
 
-    ``play``: "phones" (default) or "readers"; ``names``: the players in seat order (blank: each
-    phone names itself); ``abandon``: the id of the game in progress, to confirm discarding it.
+    ``play``: "phones" (default), "readers" or "camera"; ``names``: the players in seat order
+    (blank: each phone names itself); ``abandon``: the id of the game in progress, to confirm
+    discarding it.
     """
     require_host()
     data = body()

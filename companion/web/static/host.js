@@ -280,6 +280,9 @@
     if (message.play === "phones" && !Object.keys(readers).length) {
       return [CB.el("li", {class: "muted"}, "This game is played on the phones: no reader is used.")];
     }
+    if (message.play === "camera" && !Object.keys(readers).length) {
+      return [CB.el("li", {class: "muted"}, "This game is read by the overhead camera: no reader is used.")];
+    }
     const rows = [];
     for (let s = 0; s < seats; s++) {
       const status = readers[String(s)] || (message.virtual ? "virtual" : "unknown");
