@@ -216,8 +216,8 @@ def _cloth_model(view: np.ndarray, colour: np.ndarray) -> Cloth:
     ref = colour / (float(colour.sum()) + 1.0)
     d = np.hypot(ring[:, 0] / total - ref[0], ring[:, 2] / total - ref[2])
     near = d[d < 0.06]
-    spread = float(np.percentile(near, 90)) if near.size else 0.02
-    return Cloth(colour, float(np.clip(2.0 * spread, 0.015, 0.045)))
+    spread = float(np.percentile(near, 97)) if near.size else 0.02
+    return Cloth(colour, float(np.clip(1.5 * spread, 0.015, 0.09)))
 
 
 def normalise(canonical: np.ndarray) -> np.ndarray:

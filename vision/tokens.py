@@ -52,6 +52,10 @@ BORDER = (layout.REVEAL_RADIUS + 1, layout.REVEAL_RADIUS + 7)
 that is not cloth there (a hand and its arm reaching in, a goblet's bowl leaning over) covers
 the area."""
 COVER_BORDER = 80
+COVER_INNER = 300
+"""The same on the band's inner half (towards the table's centre), where a goblet's bowl,
+standing above the table, leans over the area's edge on a tilted camera without hiding it: a
+hand's arm reaches in from the player's side, the outer half."""
 """Pixels of not-cloth in the band (after opening) that make the area not seen."""
 SATURATED = frame.SATURATED
 """Saturated pixels (marked by :func:`vision.frame.relight`) are glare: colours there are lost."""
@@ -80,6 +84,7 @@ cv2.circle(_DISC, (_HALF, _HALF), round(layout.REVEAL_RADIUS + 4), 1, -1)
 _BAND = np.zeros_like(_DISC)
 cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[1]), 1, -1)
 cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[0]), 0, -1)
+_GY, _GX = np.mgrid[-_HALF : _HALF + 1, -_HALF : _HALF + 1].astype(np.float32)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _OPEN5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _NEAR = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
@@ -103,7 +108,7 @@ class Blob:
 
 def find_blobs(mask: np.ndarray) -> list[Blob]:
     """The blobs of a binary mask of one colour, each with its token centres."""
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN5)
     mask = _fill_holes(mask)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
@@ -148,7 +153,7 @@ def area_blobs(
     normalised: np.ndarray, cx: float, cy: float, cloth: Cloth | None = None
 ) -> dict[str, list[Blob]] | None:
     """The blobs of each token colour in the reveal area centred at ``(cx, cy)``; None when
-    something that is neither cloth nor token covers the area (:data:`BORDER`, :data:`SATURATED`)."""
+    something neither cloth nor token covers the area (:data:`BORDER`, :data:`SATURATED`)."""
     cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
     x0, y0 = round(cx) - _HALF, round(cy) - _HALF
     crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
@@ -160,9 +165,12 @@ def area_blobs(
     table = _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     area = _DISC & table
     band = cv2.morphologyEx((~bare & (_BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    ux, uy = cx - layout.CENTRE[0], cy - layout.CENTRE[1]
+    outer = (_GX * ux + _GY * uy) > 0
+    inner_count = int(band[~outer].sum())
     lost = cv2.inRange(crop, (SATURATED,) * 3, (SATURATED,) * 3) > 0
     glare = int((lost & (area > 0)).sum()) >= COVER_GLARE or int((lost & (band > 0)).sum()) > 0
-    if int(band.sum()) >= COVER_BORDER or glare:
+    if int(band[outer].sum()) >= COVER_BORDER or inner_count >= COVER_INNER or glare:
         return None
     # The cloth model says what is cloth, lit or shaded. A dark grey that is no cloth, next to
     # a Poison token's black, is that token greyed by a lamp's specular sheen.
