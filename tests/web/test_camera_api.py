@@ -138,8 +138,12 @@ def test_the_host_page_calibrates_and_the_tablet_shows_the_camera(
         assert "calibrate the camera" in page.inner_text("#camera-status")
         page.click("#camera-calibrate")
         page.wait_for_selector("#camera-result:has-text('Calibrated (markers)')")
-        page.wait_for_function("document.getElementById('camera-frame').naturalWidth > 0")
-        assert page.evaluate("document.getElementById('camera-frame').naturalWidth") == SIZE[0]
+        width = "document.getElementById('camera-frame').naturalWidth"
+        for _ in range(100):  # polled here: a page-side predicate would need eval (CSP)
+            if page.evaluate(width):
+                break
+            page.wait_for_timeout(50)
+        assert page.evaluate(width) == SIZE[0]
         tablet = context.new_page()
         tablet.on("pageerror", lambda error: errors.append(str(error)))
         tablet.goto(f"{base}/")
