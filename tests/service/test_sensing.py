@@ -124,15 +124,21 @@ def test_sensed_demo_plays_a_whole_game(sensed):
         demo.stop()
 
 
-def test_host_corrections_resync_the_session(sensed):
-    service = sensed
+def played_course(service, seed):
+    """A 4-seat Course read by noiseless readers into a new game played with them."""
     service.new_game("goblets", {"players": 4}, play="readers")
-    scenario = Scenario.generate(random.Random(4), 4, specials=0.0)
+    scenario = Scenario.generate(random.Random(seed), 4, specials=0.0)
     bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()
-    for observation in SimulatedReaders(scenario, NOISE["none"], random.Random(4)).snapshots():
+    for observation in SimulatedReaders(scenario, NOISE["none"], random.Random(seed)).snapshots():
         bridge.observe(observation)
     bridge.advance(scenario.duration + 3)
+    return bridge
+
+
+def test_host_corrections_resync_the_session(sensed):
+    service = sensed
+    bridge = played_course(service, 4)
     seat = bridge.turn_seat()
     # The Host enters a Rotate by hand (a reader failed), then undoes it: the session follows.
     service.act({"type": "rotate", "seat": seat, "direction": "clockwise"}, by=HOST)
@@ -179,13 +185,7 @@ def test_the_reveal_on_the_readers_through_the_service(sensed):
 
 def test_the_host_counts_a_seat_by_hand_and_takes_the_rest_as_read(sensed):
     service = sensed
-    service.new_game("goblets", {"players": 4}, play="readers")
-    scenario = Scenario.generate(random.Random(8), 4, specials=0.0)
-    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
-    bridge.start_course()
-    for observation in SimulatedReaders(scenario, NOISE["none"], random.Random(8)).snapshots():
-        bridge.observe(observation)
-    bridge.advance(scenario.duration + 3)
+    bridge = played_course(service, 8)
     with pytest.raises(AmbiguousObservation, match="nothing to confirm"):
         service.sensing.host_input({"input": "confirm", "place": 0})
     with pytest.raises(IllegalAction, match="poured out"):
