@@ -17,19 +17,27 @@ from vision.tokens import count_tokens
 @dataclass(frozen=True)
 class Detections:
     """What one frame shows: the rings (:class:`~vision.rings.RingReading`) and, when asked
-    for, each seat's revealed tokens (seat -> {kind: count})."""
+    for, each seat's revealed tokens (seat -> {kind: count}, or None where the area is not seen:
+    a hand, glare or a goblet over it, see :attr:`covered`)."""
 
     rings: RingReading
-    tokens: dict[int, dict[str, int]] | None
+    tokens: dict[int, dict[str, int] | None] | None
+
+    @property
+    def covered(self) -> list[int]:
+        """The seats whose reveal area was not seen (their count is None, not a guess)."""
+        return [] if self.tokens is None else [s for s, c in self.tokens.items() if c is None]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"seats": {...}, "rings": [...], "tokens": {"0": {KIND: n}, ...} | null}``."""
+        """``{"seats": {...}, "rings": [...], "tokens": {"0": {KIND: n} | null, ...} | null,
+        "covered": [seat, ...]}``."""
         data = self.rings.to_json()
         data["tokens"] = (
             None
             if self.tokens is None
-            else {str(s): dict(c) for s, c in sorted(self.tokens.items())}
+            else {str(s): None if c is None else dict(c) for s, c in sorted(self.tokens.items())}
         )
+        data["covered"] = self.covered
         return data
 
 

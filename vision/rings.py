@@ -36,9 +36,10 @@ from vision.frame import Cloth
 from vision.layout import TableLayout
 
 RING_AREA = math.pi * (layout.RING_OUTER**2 - layout.RING_INNER**2)
-MIN_FILL = 0.45
+MIN_FILL = 0.35
 """Ring colours covering this fraction of a ring's body make a ring (the closing fills most of
-the pattern; shading takes some)."""
+the pattern; shading takes some, and a goblet's bowl, standing above the ring, hides up to half
+of it from a tilted camera)."""
 SEAT_TOLERANCE = layout.RING_OUTER
 """A ring whose centre is this close to a seat's goblet spot stands at that seat."""
 ZONE = layout.GOBLET_CIRCLE + layout.RING_OUTER + 16

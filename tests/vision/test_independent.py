@@ -1,0 +1,87 @@
+"""The detector judged by the independent renderer (``tests/vision/independent/``).
+
+The bar the detector is meant to reach (every realistic scene exact at 1280x720, 95% at 640x480,
+80% on hard frames) is NOT reached yet: the figures are in docs/benchmarks.md ("Vision", the
+independent tables, measured by ``scripts/bench_vision.py --independent``). What these tests
+hold is what must never regress: clean frames are read, the cloth model learns any cloth, and an
+area under a hand or glare is reported as not seen, never as a wrong count. The accuracy floors
+below are today's measured figures less a margin, so a change that loses ground fails.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from independent.render import SURFACES, render
+from independent.score import Tally, judge
+
+from vision.calibrate import Calibration, find_markers
+from vision.detect import detect, relit_view
+
+
+def tally(seeds, level, size, **options):
+    """Judge the detector on independent frames of ``seeds``."""
+    result = Tally()
+    for seed in seeds:
+        image, truth = render(seed, level, size, **options)
+        judge(result, seed, image, truth)
+    return result
+
+
+def test_the_judge_puts_the_markers_where_aruco_finds_them():
+    # The renderer's ground truth is right: its marker corners project where OpenCV reads them.
+    for seed in (1, 2):
+        image, truth = render(seed, "clean", (1280, 720), empty=True)
+        found = find_markers(image)
+        assert sorted(found) == [0, 1, 2, 3]
+        for marker, (x, y) in found.items():
+            cx, cy = truth.markers[marker].mean(axis=0)
+            assert math.dist((x, y), (cx, cy)) < 1.5
+
+
+def test_clean_frames_token_counts_are_exact_and_rings_mostly():
+    result = tally(range(600, 606), "clean", (1280, 720))
+    assert result.refused == 0
+    assert result.tokens == result.seats > 0
+    assert result.rings >= 0.9 * result.seats
+
+
+@pytest.mark.parametrize("surface", ["wood", "green_felt", "dark_blue", "red"])
+def test_the_cloth_model_learns_any_cloth_from_the_markers_white(surface):
+    # Not palette.CLOTH: the table's own colour, found against the markers' white paper. The
+    # renderer spreads each cloth's albedo by +-6% per channel, hence the tolerance.
+    for seed in range(700, 740):
+        image, truth = render(seed, "realistic", (640, 480))
+        if truth.params["surface"] == surface:
+            break
+    else:
+        pytest.fail(f"no {surface} table among the seeds")
+    _, cloth = relit_view(image, Calibration(truth.seats, truth.homography, (640, 480)))
+    want = np.array(SURFACES[surface][::-1], np.float32) * 236 / (0.93 * 255)
+    assert np.abs(cloth.bgr - want).max() <= 0.15 * want.max() + 6, (cloth.bgr, want)
+
+
+def test_realistic_frames_stay_above_todays_floor():
+    result = tally(range(800, 812), "realistic", (1280, 720))
+    assert result.rings >= 0.85 * result.seats
+    assert result.tokens >= 0.6 * result.seats
+    assert result.misread == 0
+
+
+@pytest.mark.parametrize("extra", ["hand", "glare"])
+def test_a_covered_area_is_not_seen_never_misread(extra):
+    result = tally(range(900, 910), "realistic", (640, 480), **{extra: True})
+    assert result.covered >= 10  # every frame has its hand or glare over an area
+    assert result.misread == 0
+    assert result.held >= 0.9 * result.covered
+
+
+def test_a_hand_over_an_area_says_not_seen_in_the_json():
+    image, truth = render(901, "realistic", (640, 480), hand=True)
+    found = detect(image, Calibration(truth.seats, truth.homography, (640, 480)))
+    seat = truth.params["hand"]
+    assert seat in truth.covered
+    assert found.tokens[seat] is None
+    assert found.to_json()["tokens"][str(seat)] is None
+    # The frame is still used: the other seats are counted.
+    assert any(found.tokens[s] is not None for s in range(truth.seats) if s not in truth.covered)
