@@ -75,6 +75,10 @@ _HALF = round(layout.REVEAL_RADIUS + 8)
 _CLOTH = _NAMES.index("cloth")
 _SHADOW = _NAMES.index("shadow")
 _POISON = _NAMES.index("poison")
+_ANTIDOTE = _NAMES.index("antidote")
+_COLOURED = [_NAMES.index(k) for k in ("wine", "poison", "unicorn_antidote", "ogre_poison")]
+SHEEN_AREA = 0.7 * TOKEN_AREA
+"""A white patch smaller than this touching a coloured token is that token's sheen."""
 _TABLE = np.ones((layout.SIZE, layout.SIZE), np.uint8)
 for _marker in layout.MARKER_IDS:
     _mx, _my = layout.marker_centre(_marker)
@@ -149,6 +153,24 @@ def blob_count(blob: Blob, one: float) -> int:
     return max(len(blob.peaks), 1 if blob.area >= MIN_AREA else 0)
 
 
+def _sheen_to_token(classes: np.ndarray) -> None:
+    """A glossy token's specular highlight is white: a white patch smaller than a token that
+    touches a coloured token is that token's sheen, not an Antidote (in place)."""
+    white = (classes == _ANTIDOTE).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
+    for label in range(1, n):
+        if stats[label, cv2.CC_STAT_AREA] >= SHEEN_AREA:
+            continue
+        x, y, w, h = (int(v) for v in stats[label, :4])
+        y0, x0 = max(y - 3, 0), max(x - 3, 0)
+        part = labels[y0 : y + h + 3, x0 : x + w + 3] == label
+        around = cv2.dilate(part.astype(np.uint8), _NEAR) > 0
+        near = classes[y0 : y + h + 3, x0 : x + w + 3][around & ~part]
+        near = near[np.isin(near, _COLOURED)]
+        if near.size:
+            classes[y0 : y + h + 3, x0 : x + w + 3][part] = np.bincount(near).argmax()
+
+
 def area_blobs(
     normalised: np.ndarray, cx: float, cy: float, cloth: Cloth | None = None
 ) -> dict[str, list[Blob]] | None:
@@ -178,6 +200,7 @@ def area_blobs(
     black = (classes == _POISON).astype(np.uint8)
     sheen = (classes == _SHADOW) & (cv2.dilate(black, _NEAR) > 0)
     classes[sheen] = _POISON
+    _sheen_to_token(classes)
     out: dict[str, list[Blob]] = {}
     for index, kind in enumerate(KINDS):
         mask = ((classes == index) & (area > 0)).astype(np.uint8)
