@@ -1,10 +1,12 @@
 """A camera frame checked, warped to the canonical table and normalised for lighting.
 
 Bad input is a :class:`~companion.core.errors.MalformedInput` naming the field, never a crash
-deep inside OpenCV. Lighting: the table cloth is the white reference ("grey world" over the
-cloth). A smooth cubic surface per colour channel is fitted to the cloth (robustly, so rings,
-goblets and tokens are left out), and the frame is divided by it and multiplied by the reference
-cloth colour: uneven light, vignetting and a colour cast all become the reference light.
+deep inside OpenCV. Lighting: a smooth cubic surface per colour channel is fitted to the cloth
+(robustly, so rings, goblets and tokens are left out): how the light varies over the table. The
+markers' white paper is the white reference: it gives the cloth's own colour, and the frame is
+divided by the surface and multiplied by that colour, so uneven light, vignetting and a colour
+cast all become the reference light on any cloth or wooden table. :class:`Cloth`, learned per
+frame, tells the cloth (lit or in shadow, by chromaticity) from everything on it.
 """
 
 from __future__ import annotations

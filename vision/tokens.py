@@ -5,8 +5,10 @@ Coaster, and reveals its contents"; Ingredients: "Wine (red) | Poison (black) | 
 | Unicorn Antidote (blue) | Ogre Poison (green)". The counts are what
 ``companion.core.sensed`` takes at the reveal ("counts: per place, the camera's counts").
 
-Input: the canonical view relit by :func:`vision.frame.normalise`. In each reveal area every
-pixel is given the nearest reference colour (the five tokens, the cloth, the cloth in shadow);
+Input: the canonical view relit by :func:`vision.frame.relight` and its cloth model. In each
+reveal area a pixel the cloth model calls cloth (lit or shaded) is cloth, any other is given the
+nearest reference colour (the five tokens; a lamp's sheen on a token is given back to it); an
+area something else covers (a hand, glare, a goblet's bowl) is not seen and counts None;
 each kind's mask is cleaned and its holes filled (a token's highlight), then touching or slightly
 overlapping tokens of one colour are separated by the mask's distance transform: a token's centre
 lies about one token radius deep, the neck between two touching tokens is much shallower, and the
