@@ -237,7 +237,8 @@ ELLIPSE_REFUSED = (
     "the table-outline (ellipse) fallback is affine and guesses seat 0 at the bottom of the "
     "frame, so on a tilted or turned camera it misplaces the seats silently; it is refused. "
     "Show all four markers to the camera, or accept the outline explicitly "
-    "(calibrate(..., allow_ellipse=True), the Host page's 'accept with a warning')"
+    "(calibrate(..., allow_ellipse=True), companion vision calibrate --allow-ellipse, the Host "
+    "page's 'accept with a warning')"
 )
 
 

@@ -54,6 +54,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("image", type=Path)
     p.add_argument("--seats", type=int, required=True)
     p.add_argument("--out", type=Path, help="write the calibration JSON here")
+    p.add_argument(
+        "--allow-ellipse",
+        action="store_true",
+        help="without the four markers, calibrate from the table's outline (a warning is printed)",
+    )
     p.set_defaults(func=run_calibrate)
 
     p = sub.add_parser("detect", help="print the rings at seats and revealed tokens as JSON")
@@ -144,7 +149,13 @@ def run_calibrate(args: argparse.Namespace) -> int:
     """Print (or write) the calibration of an image."""
     from vision.calibrate import calibrate
 
-    calibration = calibrate(read_image(args.image), args.seats)
+    calibration = calibrate(read_image(args.image), args.seats, allow_ellipse=args.allow_ellipse)
+    if calibration.method == "ellipse":
+        print(
+            "warning: calibrated from the table's outline, not the markers: seat 0 is assumed at "
+            "the bottom of the frame and a tilted camera misplaces the seats",
+            file=sys.stderr,
+        )
     text = json.dumps(calibration.to_json(), indent=1) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")

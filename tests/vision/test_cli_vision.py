@@ -119,3 +119,30 @@ def test_watch_errors(capsys):
         capsys.readouterr()
         assert main(argv) == 2
         assert words in capsys.readouterr().err
+
+
+def test_calibrating_without_markers_needs_the_outline_accepted(tmp_path, capsys):
+    # The outline fallback guesses seat 0: refused unless asked for, then stored with a warning.
+    empty = tmp_path / "empty.png"
+    assert main(["vision", "render", "--seed", "5", "--out", str(empty), "--empty"]) == 0
+    image = cv2.imread(str(empty))
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    corners, _, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(image)
+    assert len(corners) == 4
+    for quad in corners:  # the markers painted over with the cloth beside them
+        x, y = quad.reshape(4, 2).mean(axis=0).astype(int)
+        colour = [int(c) for c in image[y, x + 40]]
+        cv2.fillConvexPoly(image, quad.reshape(4, 2).astype("int32"), colour)
+        cv2.circle(image, (int(x), int(y)), 30, colour, -1)
+    bare = tmp_path / "bare.png"
+    cv2.imwrite(str(bare), image)
+    capsys.readouterr()
+    assert main(["vision", "calibrate", str(bare), "--seats", "4"]) == 2
+    err = capsys.readouterr().err
+    assert "--allow-ellipse" in err and err.count("\n") == 1
+    cal = tmp_path / "cal.json"
+    argv = ["vision", "calibrate", str(bare), "--seats", "4", "--allow-ellipse", "--out", str(cal)]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert json.loads(cal.read_text())["method"] == "ellipse"
+    assert captured.err.startswith("warning: calibrated from the table's outline")
