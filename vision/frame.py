@@ -205,10 +205,14 @@ def relight(canonical: np.ndarray) -> tuple[np.ndarray, Cloth]:
     colour = _CLOTH_BGR if ratio is None else np.clip(ratio * PAPER, 8.0, 250.0)
     # The gain varies as slowly as the light: computed on the thumbnail, then enlarged.
     gain = cv2.resize(colour.astype(np.float32) / surface, (canonical.shape[1], canonical.shape[0]))
-    view = cv2.convertScaleAbs(cv2.multiply(canonical.astype(np.float32), gain))
+    # uint8 x float32 straight into float32 (no float copy of the whole view): the same values.
+    view = cv2.convertScaleAbs(cv2.multiply(canonical, gain, dtype=cv2.CV_32F))
     np.minimum(view, SATURATED - 1, out=view)
+    # A pixel is saturated when any channel is: 255 on all three channels there (the view is
+    # <= 254 elsewhere, so a maximum with the mark sets it without a boolean scatter).
     b, g, r = cv2.split(canonical)
-    view[cv2.max(cv2.max(b, g), r) >= SATURATED - 4] = SATURATED
+    lost = cv2.compare(cv2.max(cv2.max(b, g), r), SATURATED - 4, cv2.CMP_GE)
+    cv2.max(view, cv2.merge((lost, lost, lost)), dst=view)
     return view, _cloth_model(view, colour.astype(np.float32))
 
 
@@ -223,11 +227,16 @@ _SAMPLE &= cv2.circle(
 ).astype(bool)
 
 
+_SAMPLE_AT = np.flatnonzero(_SAMPLE)
+"""The sampled pixels as flat indices (in row-major order, as the boolean mask picks them)."""
+
+
 def _cloth_model(view: np.ndarray, colour: np.ndarray) -> Cloth:
     """The cloth's chromaticity spread measured on the table (texture, noise, grain): six
     times the median distance of the table's cloth-like pixels (a robust scale: the goblets,
     tokens and hands on the table are a minority and lie beyond it)."""
-    table = cv2.blur(view, (3, 3))[_SAMPLE].astype(np.float32)
+    blurred = cv2.blur(view, (3, 3)).reshape(-1, 3)
+    table = blurred[_SAMPLE_AT].astype(np.float32)
     total = table.sum(axis=1) + 1.0
     ref = colour / (float(colour.sum()) + 1.0)
     d = np.hypot(table[:, 0] / total - ref[0], table[:, 2] / total - ref[2])
