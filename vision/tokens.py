@@ -112,6 +112,29 @@ class Blob:
     peaks: list[tuple[float, float]]
 
 
+def _spread(xs: np.ndarray, ys: np.ndarray, apart: float) -> list[tuple[float, float]]:
+    """The points (integer pixels, best first) at least ``apart`` from every point taken before
+    them: each taken point rules out the later candidates nearer than ``apart`` at once, so the
+    work grows with the centres, not with candidates times centres. Squared distances of pixels
+    are integers and none lies within 0.005 px of ``apart`` (MERGE, MIN_APART), so ``d2 >=
+    apart**2`` decides exactly as ``hypot >= apart`` would."""
+    xs = xs.astype(np.int64)
+    ys = ys.astype(np.int64)
+    alive = np.ones(len(xs), bool)
+    limit = apart * apart
+    centres: list[tuple[float, float]] = []
+    start = 0
+    while True:
+        rest = np.flatnonzero(alive[start:])
+        if rest.size == 0:
+            return centres
+        i = start + int(rest[0])
+        x, y = int(xs[i]), int(ys[i])
+        centres.append((float(x), float(y)))
+        start = i + 1
+        alive[start:] &= (xs[start:] - x) ** 2 + (ys[start:] - y) ** 2 >= limit
+
+
 def find_blobs(mask: np.ndarray) -> list[Blob]:
     """The blobs of a binary mask of one colour, each with its token centres."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN5)
@@ -125,11 +148,7 @@ def find_blobs(mask: np.ndarray) -> list[Blob]:
     # smaller than MERGE across, so it gives one centre even when blur leaves it no local peak.
     ys, xs = np.nonzero(dt >= PEAK)
     order = np.argsort(-dt[ys, xs], kind="stable")
-    centres: list[tuple[float, float]] = []
-    for i in order:
-        x, y = float(xs[i]), float(ys[i])
-        if all(math.hypot(x - cx, y - cy) >= MERGE for cx, cy in centres):
-            centres.append((x, y))
+    centres = _spread(xs[order], ys[order], MERGE)
     blobs = [Blob(int(stats[b, cv2.CC_STAT_AREA]), []) for b in range(n)]
     for x, y in centres:
         blobs[labels[round(y), round(x)]].peaks.append((x, y))
