@@ -217,18 +217,25 @@ def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None)
             centres.append((x, y))
             fills.append(float(fill[ys[i], xs[i]]))
     found: list[RingDetection] = []
-    yy, xx = np.ogrid[: mask.shape[0], : mask.shape[1]]
+    reach = math.ceil(layout.RING_OUTER)
     for (x, y), ring_fill in zip(centres, fills, strict=True):
+        # Only the window round the ring: the body lies inside it, and its pixels come out in
+        # the same (row-major) order as from the whole crop, so the median is the same.
+        win = (
+            slice(max(y - reach, 0), min(y + reach + 1, mask.shape[0])),
+            slice(max(x - reach, 0), min(x + reach + 1, mask.shape[1])),
+        )
+        yy, xx = np.ogrid[win[0], win[1]]
         r2 = (xx - x) ** 2 + (yy - y) ** 2
         body = (r2 >= (layout.RING_INNER + 2) ** 2) & (r2 <= (layout.RING_OUTER - 2) ** 2)
         cx, cy = float(x + _X0), float(y + _Y0)
         seat, dist = table.nearest_seat(cx, cy)
         # The House from the ring's own pixels: pure or pale ring colours, not the bowl, its
         # shadow, the foot or the cloth showing through (they would pull the median dark).
-        own = body & (classes < _PURE_OR_PALE) & ~bare
+        own = body & (classes[win] < _PURE_OR_PALE) & ~bare[win]
         if int(own.sum()) < 40:
-            own = body & (mask > 0)
-        house = _house_of(lab[own])
+            own = body & (mask[win] > 0)
+        house = _house_of(lab[win][own])
         found.append(
             RingDetection(house, cx, cy, seat if dist <= SEAT_TOLERANCE else None, ring_fill)
         )
