@@ -249,3 +249,19 @@ def test_tokens_left_lying_on_a_reader_are_not_the_next_courses_pours() -> None:
     assert state["seats"] == {str(p): name for p, name in home.items()}
     assert all(contents == {} for contents in state["goblets"].values())
     assert NOISE["stacked"].stack == 4
+
+
+def test_a_gathered_token_poured_at_once_into_the_next_course_is_seen() -> None:
+    # The Host gathers the revealed tokens and pours one straight into a Goblet: once the Course
+    # has started, a token no longer read is no longer kept from the tracker.
+    c = course(random.Random(4002), 4)
+    played = run(c, "moderate", 2, reveal="readers")
+    session = played.session
+    home = {int(p): n for p, n in session.start_course().notices[0]["expected"].items()}
+    t = session.table.now + 1.0
+    rings = {p: session.registry.rings_of(home[p]) for p in range(4)}
+    for step in range(20):  # the Goblets set out at home, the tokens gathered up
+        for seat in range(4):
+            session.observe(Observation.of(t + step / 10, seat, rings[seat]))
+    session.start_course()
+    assert session.lying_out == {}

@@ -31,6 +31,10 @@ from companion.core.sensed.table import Result, SensedTable
 from companion.core.tags import TagRegistry
 from companion.core.tracking import Tracker, TrackerConfig
 
+GATHERED = 0.5
+"""Seconds a revealed token has gone unread (five snapshots at 10 Hz) when the Host starts the
+next Course for it to count as gathered up."""
+
 
 class SensedSession:
     """Readers -> tracker -> sensed table -> engine (see the module docstring).
@@ -135,7 +139,15 @@ class SensedSession:
     # -- inputs sensors cannot see ----------------------------------------------------------
 
     def start_course(self) -> Result:
-        """The Host starts the Course (see :meth:`SensedTable.start_course`)."""
+        """The Host starts the Course (see :meth:`SensedTable.start_course`).
+
+        Revealed tokens already gathered up (not read for :data:`GATHERED` seconds) are no
+        longer kept from the tracker: the Host may pour one of them into a Goblet at once, and
+        that initial pour must be seen. Tokens still lying by a reader stay kept until gathered.
+        """
+        for uid, seen in list(self.lying_out.items()):
+            if self._now - seen >= GATHERED:
+                del self.lying_out[uid]
         return self.table.start_course()
 
     def end_turn(self, seat: int) -> Result:
