@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import queue
 import random
 import sys
@@ -37,6 +36,7 @@ from companion.core.games.goblets.houses import HOUSE_IDS
 from companion.core.observations import Observation
 from companion.core.tags import TagRegistry
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
+from companion.store.files import write_json
 from companion.virtual import NOISE
 
 KEYS = "Enter: confirm, s: skip, r: restart, q: quit"
@@ -92,19 +92,7 @@ def load_registry(path: Path) -> TagRegistry | None:
 
 def save_registry(path: Path, registry: TagRegistry) -> None:
     """Write ``registry`` atomically: a temporary file, fsynced, renamed over ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as file:
-        json.dump(registry.to_json(), file, indent=1, sort_keys=True)
-        file.write("\n")
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(tmp, path)
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)  # the rename itself survives a power cut
-    finally:
-        os.close(directory)
+    write_json(path, registry.to_json(), sort_keys=True)
 
 
 # -- where snapshots come from ------------------------------------------------------------------

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from collections import deque
@@ -54,6 +53,7 @@ from companion.core.sensed.pour_out import PourOutConfig
 from companion.core.tags import TagRegistry
 from companion.service.sensing import SensedTable
 from companion.service.table import Service
+from companion.store.files import write_json
 from vision import rings
 from vision.calibrate import Calibration, find_markers, from_ellipse, from_markers
 from vision.camera import Camera, FrameLoop
@@ -109,13 +109,7 @@ def load_calibration(path: Path) -> Calibration | None:
 
 def save_calibration(path: Path, calibration: Calibration) -> None:
     """Write ``calibration`` to ``path`` atomically (a crash leaves the old file or the new)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_name(path.name + ".part")
-    with open(part, "w") as file:
-        json.dump(calibration.to_json(), file, indent=1)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(part, path)
+    write_json(path, calibration.to_json())
 
 
 class _Tap:

@@ -9,12 +9,12 @@ engine reads it (:func:`~companion.core.games.goblets.characters.parse_deck`), w
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.characters import parse_deck
+from companion.store.files import write_json
 
 FILE = "characters.json"
 MAX_CARDS = 64
@@ -48,11 +48,5 @@ def save_characters(data_dir: str | Path, cards: Any) -> list[dict[str, Any]]:
         raise MalformedInput(f"at most {MAX_CARDS} cards", field="cards")
     stored = [card.to_json() for card in deck]
     path = characters_path(data_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    with open(temporary, "w", encoding="utf-8") as file:
-        json.dump({"cards": stored}, file, ensure_ascii=False, indent=1)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, path)
+    write_json(path, {"cards": stored}, ensure_ascii=False)
     return stored
