@@ -29,6 +29,7 @@ not silently become a default), and so is a value of the wrong type. Example::
     [sensing]
     reveal = "readers"    # the Goblets poured out on the readers at the Toast, or "tracked"
     settle = 2.0          # seconds a seat's flat read must hold before it is taken
+    fusion_grace = 3.0    # readers and camera: seconds they may disagree before the Host is asked
 
     [game]
     name = "goblets"
@@ -130,6 +131,10 @@ class SensingSettings:
     revealed at once with what the tracker followed into them."""
     settle: float = 2.0
     """Seconds a seat's flat read (and its Goblet's absence) must hold before it is taken."""
+    fusion_grace: float = 3.0
+    """With reader nodes and a camera both: seconds the two may disagree on which Goblet stands
+    where before the Host is asked to settle it (a Goblet in mid-move is no conflict; see
+    ``companion.core.sensed.fusion.FusionConfig``)."""
 
 
 @dataclass(frozen=True)
@@ -269,6 +274,8 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         raise MalformedInput("must be a file path", field="camera.calibration")
     if config.sensing.settle <= 0:
         raise MalformedInput("must be positive", field="sensing.settle")
+    if config.sensing.fusion_grace <= 0:
+        raise MalformedInput("must be positive", field="sensing.fusion_grace")
     if config.hardware.recordings_mb < 0:
         raise MalformedInput("must be 0 or more", field="hardware.recordings_mb")
     if config.web.header_timeout <= 0:

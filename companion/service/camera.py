@@ -24,6 +24,19 @@ beside the Goblets' spots, so a seat settles on its read alone). The camera cann
 initial pour either: once the Course starts the service draws it as chance (journaled), as on
 the phones; the reveal's counts win over the engine's contents anyway.
 
+Beside reader nodes (a game played ``"readers"`` with the camera configured too), the camera is a
+witness (:class:`CameraWitness`): it keeps its own tracker of the rings (``vision/README.md``,
+"Feeding the tracker"), and after each frame the two trackers' layouts are compared
+(:class:`~companion.core.sensed.fusion.LayoutFusion`): a disagreement held past ``[sensing]
+fusion_grace`` is a notice to the Host, who settles it by a tap (``{"input": "settle", "source":
+"readers" | "camera"}``). A frame that does not show one ring at every seat is no layout to
+compare (a hand, a Goblet in the air, a covered ring). At the reveal on the readers the camera
+counts its reveal areas as a witness: a seat settles only when both counts agree
+(:class:`~companion.core.sensed.fusion.FusedPourOut`), else the Host picks one (``{"input":
+"pick", "place": p, "source": ...}``) or counts it by hand. The camera counts its reveal areas,
+not the reader spots: calibrated so, the two count the same tokens; otherwise every seat with
+tokens differs and the Host is asked (never a silent choice).
+
 Calibration: the homography is read from ``[camera] calibration`` (default
 ``<data_dir>/vision-calibration.json``); without one the loop only keeps the latest frame and the
 Host is told to calibrate (:meth:`calibrate`: from the four ArUco markers on the empty table, or
@@ -49,8 +62,10 @@ from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, HOST, Mode
 from companion.core.games.goblets.tokens import POOL, Token
 from companion.core.observations import Observation
-from companion.core.sensed.pour_out import PourOutConfig
+from companion.core.sensed.fusion import READERS, FusionConfig, LayoutFusion
+from companion.core.sensed.pour_out import PourOut, PourOutConfig
 from companion.core.tags import TagRegistry
+from companion.core.tracking import Tracker
 from companion.service.sensing import SensedTable
 from companion.service.table import Service
 from companion.store.files import write_json
@@ -131,12 +146,112 @@ class _Tap:
         self.camera.close()
 
 
+class CameraWitness:
+    """The camera beside the readers of one game: its own tracker of the rings and, at the
+    reveal, its own pour-out of the reveal areas, compared with the readers' (see the module
+    docstring). Made by :class:`CameraTable` for the readers' ``bridge``; attaches itself to it
+    (``bridge.witness``), so the Host's answers reach it through the readers' session."""
+
+    def __init__(self, bridge: SensedTable, registry: TagRegistry, config: FusionConfig) -> None:
+        self.bridge = bridge
+        self.game_id = bridge.game_id
+        self.registry = registry
+        session = bridge.session
+        self.places = session.table.places
+        start = session.tracker.layout() or dict(session.table.layout)
+        # The readers' layout as the camera's starting belief: the camera joins a table already
+        # read, and its first frames then confirm (or contradict) it like any later move.
+        self.tracker = Tracker(registry, self.places, initial_layout=start)
+        self.fusion = LayoutFusion(config)
+        self.pouring: PourOut | None = None
+        bridge.witness = self
+
+    def frame(self, t: float, detections: Detections, seq: int) -> None:
+        """One detected frame (called under the readers' session lock)."""
+        session = self.bridge.session
+        areas = detections.tokens or {}
+        covered = {seat for seat, counts in areas.items() if counts is None}
+        if session.pouring is not None:
+            if self.pouring is not None:
+                for obs in rings.observations(detections.rings, t, seq):
+                    if obs.seat < self.places and obs.seat not in covered:
+                        counted = _with_tokens(obs, areas.get(obs.seat))
+                        if counted is not None:
+                            self.pouring.observe(counted)
+            return
+        self.pouring = None
+        for obs in rings.observations(detections.rings, t, seq):
+            if obs.seat < self.places:
+                self.tracker.observe(obs)
+        self.tracker.advance(t)
+        readers = None if session.table.conflict is not None else session.tracker.layout()
+        for notice in self.fusion.compare(t, readers, self._seen(detections)):
+            kind = notice["notice"]
+            if kind == "disagreement":
+                detail = {k: notice[k] for k in ("seats", "readers", "camera")}
+                seats = ", ".join(map(str, notice["seats"]))
+                message = f"the readers and the camera disagree at seats {seats}: which is right?"
+                self.bridge.service.notice(kind, message, detail=detail)
+            else:
+                self.bridge.service.notice(kind, "the readers and the camera agree again")
+            self.bridge.service.publish()
+
+    def _seen(self, detections: Detections) -> dict[int, str] | None:
+        """The camera's believed layout when this frame shows exactly it (one ring at every
+        seat), else None: a frame with a seat unread, or one in mid-move, compares nothing."""
+        reading = {}
+        for seat in range(self.places):
+            houses = list(detections.rings.houses_at(seat))
+            if len(houses) != 1:
+                return None
+            reading[seat] = houses[0]
+        believed = self.tracker.layout()
+        return believed if believed == reading else None
+
+    def begin_pour_out(self, t: float) -> PourOut:
+        """The readers' pour-out begins: the camera counts its reveal areas alongside."""
+        self.pouring = PourOut(
+            {p: "" for p in range(self.places)},
+            self.registry,
+            rings=False,
+            apart=True,
+            t=t,
+            config=self.bridge.session.pour_out_config,
+        )
+        return self.pouring
+
+    def settle(self, source: str) -> dict[int, str]:
+        """The Host's answer to the open disagreement; returns the layout the game goes on with
+        (the camera's tracker is put right when the readers were)."""
+        layout = self.fusion.settle(source)
+        if source == READERS:
+            self.tracker.fix_layout(layout)
+        return layout
+
+
+def _with_tokens(obs: Observation, counts: dict[str, int] | None) -> Observation | None:
+    """``obs`` with one pseudo-UID per token counted in its seat's reveal area (None: the frame
+    was detected without tokens, so it says nothing about the reveal)."""
+    if counts is None:
+        return None
+    uids = set(obs.tags)
+    for kind in KINDS:
+        n = int(counts.get(kind.value, 0))
+        if n > POOL[kind]:
+            # More than the pool holds is a misread: this frame says nothing of the seat.
+            return None
+        uids.update(token_uid(obs.seat, kind, i) for i in range(n))
+    return Observation.of(obs.t, obs.seat, uids, seq=obs.seq, node=obs.node)
+
+
 class CameraTable:
     """Camera -> detections -> the sensed session of the game played with the camera.
 
     ``camera``: an opened camera (:func:`vision.camera.open_camera`); ``calibration_path``: where
     the calibration is kept; ``rate_hz``: frames a second; ``settle``: the pour-out's settle time;
-    ``clock``: the frames' time in seconds (monotonic). :meth:`start` runs the thread,
+    ``clock``: the frames' time in seconds (monotonic); ``grace``: how long the camera and the
+    readers may disagree on the layout before the Host is asked (a game played "readers", see
+    :class:`CameraWitness`). :meth:`start` runs the thread,
     :meth:`step` reads one frame now, :meth:`stop` ends the thread and releases the camera.
     """
 
@@ -149,6 +264,7 @@ class CameraTable:
         rate_hz: float = 5.0,
         settle: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
+        grace: float = 3.0,
     ) -> None:
         if isinstance(rate_hz, bool) or not isinstance(rate_hz, int | float) or rate_hz <= 0:
             raise MalformedInput(f"must be > 0, got {rate_hz!r}", field="camera.rate_hz")
@@ -160,6 +276,11 @@ class CameraTable:
         self.pour_out = PourOutConfig(settle=settle)
         self.registry = camera_registry()
         self.bridge: SensedTable | None = None
+        self.plays = {"camera"}
+        """The plays this camera reads as the game's only sensor ("demo" too when the demo table
+        is photographed by the synthetic camera, ``companion.service.sensed_demo``)."""
+        self.fusion = FusionConfig(grace=grace)
+        self.witness: CameraWitness | None = None
         self.warning: str | None = None
         """Shown to the Host with the calibration (an ellipse-only calibration)."""
         self.lock = threading.Lock()
@@ -225,9 +346,8 @@ class CameraTable:
     def _fit_seats(self, loop: FrameLoop) -> None:
         """The calibration's seats are the game's (the homography is the same for any count)."""
         table = self.service.table
-        places = (
-            len(table.state.places) if table is not None and table.record.play == "camera" else 0
-        )
+        read = table is not None and table.record.play in ("camera", "readers")
+        places = len(table.state.places) if read and table is not None else 0
         if 2 <= places <= MAX_SEATS and loop.calibration.seats != places:
             loop.calibration = Calibration(
                 places,
@@ -243,10 +363,15 @@ class CameraTable:
         with self._health:
             self._frames.append(t)
             self._covered = bool(covered)
+        assert self.loop is not None
+        witness = self.beside_readers()
+        if witness is not None:
+            with witness.bridge.lock:
+                witness.frame(t, detections, self.loop.frames)
+            return
         bridge = self.session()
         if bridge is None:
             return
-        assert self.loop is not None
         seq = self.loop.frames
         places = bridge.session.table.places
         with bridge.lock:  # pouring or not is decided with the observation taken
@@ -255,24 +380,10 @@ class CameraTable:
                 if obs.seat >= places or obs.seat in covered:
                     continue  # no snapshot is no news: a covered area is never a wrong count
                 if pouring:
-                    obs = self._with_tokens(obs, areas.get(obs.seat))
+                    obs = _with_tokens(obs, areas.get(obs.seat))
                     if obs is None:
                         continue
                 bridge.observe(obs)
-
-    def _with_tokens(self, obs: Observation, counts: dict[str, int] | None) -> Observation | None:
-        """``obs`` with one pseudo-UID per token counted in its seat's reveal area (None: the
-        frame was detected without tokens, so it says nothing about the reveal)."""
-        if counts is None:
-            return None
-        uids = set(obs.tags)
-        for kind in KINDS:
-            n = int(counts.get(kind.value, 0))
-            if n > POOL[kind]:
-                # More than the pool holds is a misread: this frame says nothing of the seat.
-                return None
-            uids.update(token_uid(obs.seat, kind, i) for i in range(n))
-        return Observation.of(obs.t, obs.seat, uids, seq=obs.seq, node=obs.node)
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -281,7 +392,7 @@ class CameraTable:
         needed); None when the game at the table is not played with the camera."""
         service = self.service
         table = service.table
-        if table is None or table.record.play != "camera" or table.state.is_over():
+        if table is None or table.record.play not in self.plays or table.state.is_over():
             return None
         if self.bridge is None or self.bridge.game_id != table.record.id:
             previous = self.bridge
@@ -301,6 +412,24 @@ class CameraTable:
         if service.table is not None and service.table.state.phase == "initial_pour":
             self._draw_initial_pour(bridge)
         return bridge
+
+    def beside_readers(self) -> CameraWitness | None:
+        """The camera as the witness of the readers' session of the current game played
+        "readers" (made when needed); None when the game at the table is not read by readers."""
+        service = self.service
+        table = service.table
+        bridge = service.sensing
+        if (
+            table is None
+            or table.record.play != "readers"
+            or table.state.is_over()
+            or not isinstance(bridge, SensedTable)
+            or bridge.game_id != table.record.id
+        ):
+            return None
+        if self.witness is None or self.witness.bridge is not bridge:
+            self.witness = CameraWitness(bridge, self.registry, self.fusion)
+        return self.witness
 
     def _draw_initial_pour(self, bridge: SensedTable) -> None:
         """The camera cannot see what the hands pour first: once the Course has started, the

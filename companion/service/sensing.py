@@ -24,6 +24,7 @@ from companion.core.game import HOST, Action, Mode
 from companion.core.games.goblets import flow, shootout
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
+from companion.core.sensed.fusion import CAMERA, DIFFERS, FusedPourOut
 from companion.core.sensed.pour_out import CONFIRMED, SETTLED, PourOutConfig
 from companion.core.tags import TagRegistry
 from companion.service.table import Service
@@ -47,6 +48,9 @@ from the tracked pours (docs/rules-notes.md, "The reveal on the readers")."""
 DONE = frozenset({SETTLED, CONFIRMED})
 SENSED_RULE = (
     "On a sensed table the readers record pours and moves; a phone says only Pass or Toast."
+)
+WITNESS_RULE = (
+    "The Host settles what the readers and the camera disagree on, with both at the table."
 )
 
 
@@ -107,6 +111,11 @@ class SensedTable:
         self.recording: Any = None
         """A :class:`~companion.store.recordings.RecordingWriter` that also gets the Host's
         fixes and reveals (the hardware table records the sensor stream into it)."""
+        self.witness: Any = None
+        """The overhead camera beside the readers (``companion.service.camera.CameraWitness``):
+        its layout and its counts at the reveal are compared with the readers' (None: no camera
+        at this table, see :mod:`companion.core.sensed.fusion`)."""
+        self._differing: set[int] = set()
         service.seat_input = self.seat_input
         service.sensing = self
 
@@ -171,6 +180,15 @@ class SensedTable:
         with self.lock:
             t = self.session.now if t is None else t
             result = self.session.pour_out(t)
+            witness = self.witness
+            pouring = self.session.pouring
+            if (
+                witness is not None
+                and pouring is not None
+                and not isinstance(pouring, FusedPourOut)
+            ):
+                # The camera counts the same seats: a seat settles only when both counts agree.
+                self.session.pouring = FusedPourOut.joined(pouring, witness.begin_pour_out(t))
             if self.recording is not None:
                 # The tracker is not fed while the Goblets are poured out: nor is the recording.
                 self.recording.note("pour-out: the readers count the Goblets poured out", t)
@@ -189,9 +207,55 @@ class SensedTable:
                 raise IllegalAction("no Goblet is being poured out", rule=POUR_OUT_RULE)
             result = Result()
             for place in range(pouring.places):
-                if self.session.pouring is not None and pouring.status(place) not in DONE:
+                if self.session.pouring is None:
+                    break
+                status = pouring.status(place)
+                # A seat whose two counts differ is the Host's pick, never taken as read.
+                if status not in DONE and status != DIFFERS:
                     result.extend(self.session.confirm(place))
             self._take(result)
+
+    def settle(self, source: Any) -> None:
+        """The Host settles a disagreement of the readers and the camera: ``source`` ("readers"
+        or "camera") is right. The camera's layout is fixed on the readers' tracker and the move
+        it means is journaled as the Host's (a restart replays it); the readers' is fixed on the
+        camera's tracker (the engine already has it)."""
+        with self.lock:
+            witness = self.witness
+            if witness is None:
+                raise IllegalAction("no camera reads this table", rule=WITNESS_RULE)
+            layout = witness.settle(source)
+            whose = "readers'" if source != CAMERA else "camera's"
+            self.service.notice("settled", f"the Host took the {whose} layout")
+            if source == CAMERA:
+                result = self.session.fix_layout(layout)
+                if self.recording is not None:
+                    self.recording.fix(layout, _time_of(result, None))
+                self._take(result, actor="host")
+            else:
+                self.service.publish()
+
+    def pick(self, place: Any, source: Any) -> None:
+        """The Host takes ``source``'s count ("readers" or "camera") of a poured-out seat whose
+        two counts differ."""
+        with self.lock:
+            pouring = self.session.pouring
+            if not isinstance(pouring, FusedPourOut):
+                raise IllegalAction("no camera counts this reveal", rule=WITNESS_RULE)
+            counts = pouring.pick(place, source)
+            self._take(self.session.confirm(place, counts))
+
+    def fusion_view(self) -> dict[str, Any] | None:
+        """The Host's view of the two sources (None: no camera beside the readers):
+        ``{"layouts": the open disagreement or None, "counts": [{"place", "readers", "camera"}]
+        or None}``. Layouts are public (everyone sees who stands where); the counts are the
+        Goblets poured out in front of everyone, shown only while the reveal is under way."""
+        witness = self.witness
+        if witness is None:
+            return None
+        pouring = self.session.pouring
+        counts = pouring.differences() if isinstance(pouring, FusedPourOut) else None
+        return {"layouts": witness.fusion.conflict, "counts": counts}
 
     def take_over(self, previous: SensedTable | None) -> None:
         """Go on from the previous game's session at the same table: the tokens its reveal left
@@ -225,8 +289,9 @@ class SensedTable:
 
     def host_input(self, data: Mapping[str, Any]) -> None:
         """The Host's inputs on a sensed table: ``{"input": "start_course" | "pass" | "reveal" |
-        "confirm" | "confirm_all" | "fix_layout", "seat": i, "place": p, "counts": {kind: n},
-        "layout": {place: Goblet name}}`` (a Toast is the caller's)."""
+        "confirm" | "confirm_all" | "fix_layout" | "settle" | "pick", "seat": i, "place": p,
+        "counts": {kind: n}, "layout": {place: Goblet name}, "source": "readers" | "camera"}`` (a
+        Toast is the caller's; ``settle`` and ``pick`` answer a disagreement with the camera)."""
         kind = data.get("input")
         if kind == "start_course":
             self.start_course()
@@ -248,6 +313,10 @@ class SensedTable:
             self.confirm(data.get("place"), counts)
         elif kind == "confirm_all":
             self.confirm_all()
+        elif kind == "settle":
+            self.settle(data.get("source"))
+        elif kind == "pick":
+            self.pick(data.get("place"), data.get("source"))
         elif kind == "fix_layout":
             layout = data.get("layout")
             if not isinstance(layout, Mapping):
@@ -268,16 +337,34 @@ class SensedTable:
 
     # -- into the journal --------------------------------------------------------------------
 
-    def _take(self, result: Result) -> None:
-        """Record what the session applied, tell the Host what it noticed, and show a change of
-        the pour-out (which journals nothing until the reveal)."""
-        self._take_result(result)
+    def _take(self, result: Result, actor: str | None = None) -> None:
+        """Record what the session applied (entered by ``actor``, default the sensors'), tell the
+        Host what it noticed, and show a change of the pour-out (which journals nothing until the
+        reveal)."""
+        self._take_result(result, actor or self.actor)
+        self._tell_differing()
         shown = self.pour_out_view()
         if shown != self._pour_shown:
             self._pour_shown = shown
             self.service.publish()
 
-    def _take_result(self, result: Result) -> None:
+    def _tell_differing(self) -> None:
+        """Tell the Host once per seat whose readers' and camera's counts differ (the place
+        only: the counts are in :meth:`fusion_view` while the reveal is under way)."""
+        pouring = self.session.pouring
+        if not isinstance(pouring, FusedPourOut):
+            self._differing = set()
+            return
+        for place in range(pouring.places):
+            if pouring.status(place) == DIFFERS and place not in self._differing:
+                self._differing.add(place)
+                self.service.notice(
+                    "count_differs",
+                    f"place {place}: the readers and the camera count it differently: pick one",
+                    place=place,
+                )
+
+    def _take_result(self, result: Result, actor: str) -> None:
         for applied in result.applied:
             if applied.action.get("type") == "reveal" and self.recording is not None:
                 self.recording.reveal(None, self.session.now)
@@ -287,7 +374,7 @@ class SensedTable:
                 mode=Mode.RECORDING,
                 sensed=True,
                 game_id=self.game_id,
-                actor=self.actor,
+                actor=actor,
             )
             self.recorded.append(applied.action)
         for event in result.tracked:
@@ -323,6 +410,12 @@ def _describe(notice: Mapping[str, Any]) -> str:
         return (
             "the engine has the Goblets elsewhere than the table: set them out, or fix the layout"
         )
+    if kind == "disagreement":
+        return (
+            f"the readers and the camera disagree at seats {notice.get('seats')}: which is right?"
+        )
+    if kind == "agreement":
+        return "the readers and the camera agree again"
     if kind == "not_recorded":
         return f"a sensed {notice.get('action', {}).get('type', 'event')} was not recorded"
     return str(kind).replace("_", " ")

@@ -623,6 +623,9 @@ class Service:
                 data["can_undo"] = bool(live) and live[-1].seq not in table.chance
                 data["mode"] = self.mode_of(table.record).value
                 data["notices"] = list(self.notices)
+                fusion = getattr(self.sensing, "fusion_view", None)
+                if fusion is not None and (shown := fusion()) is not None:
+                    data["fusion"] = shown  # readers and camera: what they disagree on
                 if drawn is not None:
                     data["draw"] = {"type": drawn[1]}
             data["revealed_through"] = table.reveal_seq
