@@ -166,7 +166,8 @@ def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
 
 
 def start_camera(service: Service, config: settings.Config) -> CameraTable:
-    """Open the overhead camera and read it into the sensed table of games played "camera".
+    """Open the overhead camera and read it into the sensed table of games played "camera", and
+    beside the readers in games played "readers" (``companion.service.camera.CameraWitness``).
 
     A table with no game yet (and no reader nodes) starts the configured Raise Your Goblets game,
     played with the camera. Without a calibration the camera waits for the Host's.
@@ -185,6 +186,7 @@ def start_camera(service: Service, config: settings.Config) -> CameraTable:
         calibration_path=config.calibration_path,
         rate_hz=config.camera.rate_hz,
         settle=config.sensing.settle,
+        grace=config.sensing.fusion_grace,  # with reader nodes too: the camera is their witness
     )
     service.resume()
     if service.table is None and config.game.name == "goblets":

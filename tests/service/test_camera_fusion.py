@@ -238,3 +238,26 @@ def test_the_reveal_waits_for_the_host_where_the_two_counts_differ(rig):
     service.sensing.host_input({"input": "pick", "place": 1, "source": "camera"})
     result = service.table.state.view(PUBLIC)["results"][0]
     assert [p["contents"] for p in result["places"]] == [poured[p] for p in range(4)]
+
+
+def test_the_grace_is_a_setting_serve_hands_to_the_camera(tmp_path):
+    from companion.commands import serve
+    from companion.core.errors import MalformedInput
+
+    with pytest.raises(MalformedInput) as error:
+        config.from_mapping({"sensing": {"fusion_grace": 0}})
+    assert error.value.field == "sensing.fusion_grace"
+    settings = config.from_mapping(
+        {
+            "data_dir": str(tmp_path),
+            "camera": {"source": "synthetic"},
+            "sensing": {"fusion_grace": 1.5},
+        }
+    )
+    service = Service(settings, games=registry.load_all(), rng=random.Random(4))
+    table = serve.start_camera(service, settings)
+    try:
+        assert table.fusion.grace == 1.5
+    finally:
+        table.stop()
+        service.close()
