@@ -142,6 +142,15 @@ def test_a_move_only_the_camera_saw_is_settled_by_the_host_and_survives_a_restar
     assert notice["detail"]["camera"] == {str(s): n for s, n in moved.items()}
     shown = rig.service.message(HOST)["fusion"]["layouts"]
     assert shown["seats"] == [1, 3] and shown["camera"] == notice["detail"]["camera"]
+    # Secrecy: the conflict carries layouts only (who stands where, which everyone sees: the
+    # readers' is the public view's), never a Goblet's contents; and only the Host gets it.
+    assert set(notice["detail"]) == {"seats", "readers", "camera"}
+    assert set(shown) == {"seats", "readers", "camera", "since"}
+    public = {str(p["place"]): p["ring"] for p in rig.service.table.state.view(PUBLIC)["places"]}
+    assert shown["readers"] == public
+    seat_message = rig.service.message(Viewer.seat(0))
+    assert "fusion" not in seat_message and "notices" not in seat_message
+    assert "fusion" not in rig.service.message(PUBLIC)
     assert engine_layout(rig.service) == rig.layout  # nothing recorded meanwhile
 
     rig.service.sensing.host_input({"input": "settle", "source": "camera"})
@@ -238,6 +247,7 @@ def test_the_reveal_waits_for_the_host_where_the_two_counts_differ(rig):
     service.sensing.host_input({"input": "pick", "place": 1, "source": "camera"})
     result = service.table.state.view(PUBLIC)["results"][0]
     assert [p["contents"] for p in result["places"]] == [poured[p] for p in range(4)]
+    assert service.message(HOST)["fusion"]["counts"] is None  # shown only while pouring out
 
 
 def test_the_grace_is_a_setting_serve_hands_to_the_camera(tmp_path):

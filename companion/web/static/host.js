@@ -254,6 +254,32 @@
       return CB.el("li", {"data-status": seat.status}, label, form);
     });
   }
+  // Readers and camera disagree (a game played with the readers, the camera as their witness):
+  // the two layouts (public: who stands where), or at the reveal a seat's two counts, and a tap.
+  function fusionItems(message) {
+    const fusion = message.fusion || {};
+    const items = [];
+    const named = (layout) => Object.keys(layout).sort().map((s) =>
+      `${Goblets.seatName(Number(s))}: ${Goblets.house(layout[s]).name}`).join(", ");
+    const counted = (counts) => KINDS.filter((k) => counts[k]).map((k) => `${counts[k]} ${k.replace("_", " ")}`).join(", ") || "nothing";
+    if (fusion.layouts) {
+      const c = fusion.layouts;
+      const seats = c.seats.map((s) => Goblets.seatName(s)).join(" & ");
+      items.push(CB.el("li", {"data-fusion": "layout"}, `At ${seats}. Readers: ${named(c.readers)}. Camera: ${named(c.camera)}.`,
+        CB.el("div", {class: "row"},
+          CB.el("button", {type: "button", onclick: () => sensedInput("settle", {source: "readers"})}, "The readers are right"),
+          CB.el("button", {type: "button", onclick: () => sensedInput("settle", {source: "camera"})}, "The camera is right"))));
+    }
+    (fusion.counts || []).forEach((d) => {
+      items.push(CB.el("li", {"data-fusion": "count", "data-place": String(d.place)},
+        `${Goblets.seatName(d.place)} poured out: readers ${counted(d.readers)}; camera ${counted(d.camera)}.`,
+        CB.el("div", {class: "row"},
+          CB.el("button", {type: "button", onclick: () => sensedInput("pick", {place: d.place, source: "readers"})}, "Take the readers' count"),
+          CB.el("button", {type: "button", onclick: () => sensedInput("pick", {place: d.place, source: "camera"})}, "Take the camera's count"))));
+    });
+    return items;
+  }
+
   $("fix-layout").addEventListener("click", () => {
     if (!proposal) return;
     const layout = {};
@@ -360,6 +386,9 @@
     const pourKey = JSON.stringify((message.pour_out || []).map((s) => s.status));
     if (message.pour_out && pourKey !== lastPourKey) CB.fill("pour-out-seats", pourOutSeats(message));
     lastPourKey = pourKey;
+    const fusion = fusionItems(message);
+    $("fusion-host").hidden = !fusion.length;
+    CB.fill("fusion-list", fusion);
     CB.fill("notices", (message.notices || []).slice().reverse().map((n) => CB.el("li", {class: "notice-" + n.kind}, n.message)));
     document.body.dataset.seq = message.seq;
     document.body.dataset.game = message.game_id;

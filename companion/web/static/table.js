@@ -74,7 +74,7 @@
   }
 
   const POUR_STATUS = {waiting: "Goblet still on the reader", settling: "reading…",
-    settled: "settled", confirmed: "counted by hand"};
+    settled: "settled", confirmed: "counted by hand", differs: "readers and camera differ: the Host decides"};
 
   function pourOut(message) {
     // The reveal on the readers: each seat's progress, and how many tokens lie on its reader.
