@@ -62,7 +62,7 @@ from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, HOST, Mode
 from companion.core.games.goblets.tokens import POOL, Token
 from companion.core.observations import Observation
-from companion.core.sensed.fusion import READERS, FusionConfig, LayoutFusion
+from companion.core.sensed.fusion import READERS, SOURCES, FusionConfig, LayoutFusion
 from companion.core.sensed.pour_out import PourOut, PourOutConfig
 from companion.core.tags import TagRegistry
 from companion.core.tracking import Tracker
@@ -163,6 +163,15 @@ class CameraWitness:
         # read, and its first frames then confirm (or contradict) it like any later move.
         self.tracker = Tracker(registry, self.places, initial_layout=start)
         self.fusion = LayoutFusion(config)
+        # The Host's "the readers are right" changes no journaled state, so the ruling is kept as
+        # a table setting (SQLite, committed): after a restart a camera that still misreads the
+        # same is not asked about again.
+        self._setting = f"fusion.rulings.{self.game_id}"
+        store = bridge.service.store
+        for ruling in json.loads(store.setting(self._setting) or "[]"):
+            readers, camera = ({int(s): n for s, n in ruling[k].items()} for k in SOURCES)
+            self.fusion.ruled(readers, camera)
+        self._kept = self.fusion.rulings()
         self.pouring: PourOut | None = None
         bridge.witness = self
 
@@ -195,6 +204,14 @@ class CameraWitness:
             else:
                 self.bridge.service.notice(kind, "the readers and the camera agree again")
             self.bridge.service.publish()
+        self._keep()
+
+    def _keep(self) -> None:
+        """Store the Host's rulings when they changed (settled, or moot once the two agree)."""
+        rulings = self.fusion.rulings()
+        if rulings != self._kept:
+            self.bridge.service.store.set_setting(self._setting, json.dumps(rulings))
+            self._kept = rulings
 
     def _seen(self, detections: Detections) -> dict[int, str] | None:
         """The camera's believed layout when this frame shows exactly it (one ring at every
@@ -226,6 +243,7 @@ class CameraWitness:
         layout = self.fusion.settle(source)
         if source == READERS:
             self.tracker.fix_layout(layout)
+        self._keep()
         return layout
 
 

@@ -95,8 +95,14 @@ def test_the_host_settles_a_conflict_and_the_same_disagreement_is_not_raised_aga
     assert fusion.conflict is None
     for t in range(2, 20):  # the camera goes on misreading the same: asked no more
         assert fusion.compare(float(t), TABLE, SWAPPED) == []
+    # The ruling is kept across a restart: a new fusion told of it is not asked again either.
+    again = LayoutFusion(FusionConfig(grace=1.0))
+    for ruling in fusion.rulings():
+        again.ruled(*({int(s): n for s, n in ruling[k].items()} for k in ("readers", "camera")))
+    assert again.compare(0.0, TABLE, SWAPPED) == [] and again.compare(5.0, TABLE, SWAPPED) == []
     # Once they agree, a later disagreement is a new one.
     assert fusion.compare(20.0, TABLE, TABLE) == []
+    assert fusion.rulings() == []
     fusion.compare(21.0, TABLE, SWAPPED)
     assert fusion.compare(22.0, TABLE, SWAPPED)[0]["notice"] == "disagreement"
     assert fusion.settle("camera") == SWAPPED

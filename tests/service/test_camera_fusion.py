@@ -179,8 +179,10 @@ def test_a_move_only_the_camera_saw_is_settled_by_the_host_and_survives_a_restar
         again.close()
 
 
-def test_when_the_readers_are_right_the_camera_is_put_right_and_not_asked_again(rig):
-    rig.steps(4, rig.layout)
+def test_when_the_readers_are_right_the_camera_is_put_right_and_not_asked_again(
+    rig, settings, tmp_path
+):
+    rig.steps(2, rig.layout)
     misread = swapped(rig.layout, 0, 2)  # the camera sees what is not there (a misread ring)
     rig.synthetic.scene = render.Scene(4, misread)
     rig.steps(10, rig.layout)
@@ -189,9 +191,34 @@ def test_when_the_readers_are_right_the_camera_is_put_right_and_not_asked_again(
     rig.service.sensing.host_input({"input": "settle", "source": "readers"})
     assert rig.service.table.seq == seq  # the engine already had the readers' layout
     assert engine_layout(rig.service) == rig.layout
-    rig.steps(10, rig.layout)  # the camera goes on misreading the same: asked no more
+    rig.steps(6, rig.layout)  # the camera goes on misreading the same: asked no more
     assert len(rig.notices("disagreement")) == 1
     assert rig.service.message(HOST)["fusion"]["layouts"] is None
+
+    # Nor after a restart: the ruling is kept with the table (SQLite), not only in memory.
+    rig.close()
+    rig.service.close()
+    again = open_service(settings)
+    camera = None
+    try:
+        again.resume()
+        rig.service, rig.bridge = again, SensedTable(again, rig.registry)
+        rig.synthetic = SyntheticCamera(seed=2, seats=4, noise="realistic", size=SIZE)
+        rig.synthetic.scene = render.Scene(4, misread)
+        camera = rig.camera = CameraTable(
+            again,
+            rig.synthetic,
+            calibration_path=tmp_path / "vision-calibration.json",
+            clock=rig.clock,
+            grace=GRACE,
+        )
+        rig.steps(10, rig.layout)
+        assert camera.witness is not None and camera.witness.tracker.layout() == misread
+        assert rig.notices("disagreement") == []
+    finally:
+        if camera is not None:
+            camera.stop()
+        again.close()
 
 
 def test_a_covered_camera_is_no_disagreement(rig):

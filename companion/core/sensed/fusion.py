@@ -147,6 +147,14 @@ class LayoutFusion:
         """Remember that the Host already settled this disagreement (after a restart)."""
         self._ruled.add(_key(readers, camera))
 
+    def rulings(self) -> list[dict[str, dict[str, str]]]:
+        """The disagreements the Host settled that still last: ``[{"readers": {seat: Goblet},
+        "camera": {...}}]`` (string seats, sorted), to keep across a restart."""
+        return [
+            {"readers": {str(s): n for s, n in r}, "camera": {str(s): n for s, n in c}}
+            for r, c in sorted(self._ruled)
+        ]
+
 
 class FusedPourOut(PourOut):
     """The readers' pour-out with the camera's own as a witness (see the module docstring).
