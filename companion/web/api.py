@@ -256,7 +256,8 @@ def host_act():
 
 @bp.post("/host/sensed")
 def sensed_input():
-    """``{"input": "start_course"|"toast"|"pass"|"reveal"|"fix_layout", ...}`` on a sensed table."""
+    """``{"input": "start_course"|"pass"|"reveal"|"confirm"|"fix_layout"|"settle"|"pick", ...}``
+    on a sensed table (``SensedTable.host_input``)."""
     require_host()
     service = _ctx().service
     if service.sensing is None:
