@@ -3,13 +3,17 @@
 Rulebook: "Each player also receives the Coaster ring of the same color as their House and
 attaches it to the base of the Goblet in front of them"; "The colored rings are just a way to help
 you keep track of each single goblet during the game". Input: the canonical view relit by
-:func:`vision.frame.normalise`. Every pixel of the goblet circle is given the nearest reference
-colour (rings, cloth, cloth in shadow, pewter, the bowl's opening, the white of the patterns);
-the pixels of any ring colour are closed over the patterns; where they cover at least
-``MIN_FILL`` of a ring's body (an annulus) around a cloth-free centre, a ring stands, of the
-House whose colour is nearest to the body's median colour (per-pixel colours are too noisy to
-vote). A ring within ``SEAT_TOLERANCE`` of a seat's goblet spot stands at that seat; others are
-loose (in a hand, mid-move).
+:func:`vision.frame.normalise`. Every pixel of the goblet circle that the cloth model does not
+call cloth is given the House whose ring could show its colour, by chromaticity (a shadow keeps
+it, see :func:`_house_table`), or none (pewter, the bowl's opening, white). The pixels of any
+House, closed over the patterns and matched against a ring's annulus, say where rings may stand;
+at each such place each House's own pixels are matched again, near it, and where one House's
+cover at least ``MIN_FILL`` of a ring's body, its ring stands there (one ring per House, the
+best-matched first). A goblet's bowl stands above its ring and, seen from a tilted camera,
+hides up to half of it, shades it, and shows its pewter tinted by alloy and light: the bowl is
+no House's colour, or another House's, so it neither names the ring nor pulls its centre. A ring
+within ``SEAT_TOLERANCE`` of a seat's goblet spot stands at that seat; others are loose (in a
+hand, mid-move).
 
 The tracker (``companion.core.tracking``) consumes per-seat snapshots of tag UIDs. The camera
 speaks the same language: :func:`observations` turns a reading into one
@@ -46,52 +50,72 @@ ZONE = layout.GOBLET_CIRCLE + layout.RING_OUTER + 16
 """Rings are looked for within this radius of the table's centre (clear of the reveal areas,
 where a Wine token's red would look like the Arañeros ring)."""
 
-_PALE = {
-    f"{house}~pale": tuple((2 * c + w) // 3 for c, w in zip(rgb, palette.PATTERN, strict=True))
-    for house, rgb in palette.RING_COLOURS.items()
-}
-_DULL = {
-    f"{house}~dull": tuple((c + w) // 2 for c, w in zip(rgb, palette.CLOTH, strict=True))
-    for house, rgb in palette.RING_COLOURS.items()
-}
-"""A ring's colour blurred into its white pattern or the cloth is still that ring's colour."""
-_REFS = {
-    **palette.RING_COLOURS,
-    **_PALE,
-    **_DULL,
-    "cloth": palette.CLOTH,
-    "shadow": tuple(int(v * 0.7) for v in palette.CLOTH),
-    "pewter": palette.PEWTER,
-    "pewter_dark": tuple(int(v * 0.75) for v in palette.PEWTER),
-    "bowl": palette.BOWL,
-    "pattern": palette.PATTERN,
-}
-_NAMES, _LAB = palette.lab(_REFS)
-_CLASSIFY = palette.Classifier(_LAB)
-_RINGISH = 3 * len(palette.RING_COLOURS)
-_PURE_OR_PALE = 2 * len(palette.RING_COLOURS)
-"""Pixel classes below this index are a ring's colour, pure, pale or dull."""
-_MIXES = [
-    (palette.PATTERN, 0),
-    (palette.PATTERN, 1),
-    (palette.PATTERN, 2),
-    (palette.CLOTH, 1),
-    (palette.CLOTH, 2),
-]
-_LOOK_HOUSES = [h for h in palette.RING_COLOURS for _ in _MIXES]
-_LOOKS = palette.lab(
-    {
-        f"{h}~{i}": tuple(
-            (int(c) * (4 - k) + int(m) * k) // 4 for c, m in zip(rgb, mix, strict=True)
+CHROMA_OFF = 0.06
+"""How far a ring's pixel's chromaticity ((r, g, b) / (r + g + b)) may lie off its House's line."""
+MIN_CHROMA = 0.05
+"""How far from white a pixel's chromaticity must lie along its House's line to be that
+House's (a goblet's pewter, tinted by its alloy and the light, lies mostly closer)."""
+SHADE = (0.3, 1.35)
+"""A ring's pixel is its colour (mixed with its pattern's white) times a shading in this range:
+a bowl's shadow takes up to 0.6 of the light, the lamp's gradient adds a little."""
+SHADE_COST = 0.02
+"""Chromaticity distance charged per unit of ``|ln shading|`` when two Houses' lines both fit a
+pixel: a lit brown De Miceti pixel is also a yellow Wespendorf one in a 0.68 shadow, and most
+of a ring is lit."""
+_NONE = 255
+"""The label of a pixel that is no House's ring colour."""
+
+
+def _house_table(bits: int = 6) -> np.ndarray:
+    """Lab lookup table: the House whose ring could show this colour, or :data:`_NONE`.
+
+    A ring's pixel is its colour C mixed with its pattern's white W (blur, the camera's
+    resolution) and dimmed or brightened by shading. Shading keeps chromaticity (rgb / sum), and
+    a mix of two colours has a chromaticity on the segment between theirs, so a House's pixels
+    lie on the chromaticity segment from W to C, whatever the light: near it (``CHROMA_OFF``),
+    far enough from white (``MIN_CHROMA``), at a brightness the mix times a shading in
+    :data:`SHADE` can have. A shaded yellow keeps yellow's chromaticity where in Lab it nears
+    brown; that confusion is what the Lab median made under a bowl's shadow.
+    """
+    shift = 8 - bits
+    levels = ((np.arange(1 << bits) << shift) + (1 << shift) // 2).astype(np.uint8)
+    grid = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1)
+    rgb = cv2.cvtColor(grid.reshape(1, -1, 3), cv2.COLOR_Lab2RGB).reshape(-1, 3)
+    rgb = rgb.astype(np.float32)
+    total = rgb.sum(axis=1) + 1e-3
+    chroma = rgb / total[:, None]
+    white = np.asarray(palette.PATTERN, np.float32)
+    w_sum, w = float(white.sum()), white / float(white.sum())
+    best = np.full(len(rgb), np.inf, np.float32)
+    table = np.full(len(rgb), _NONE, np.uint8)
+    for index, colour in enumerate(palette.RING_COLOURS.values()):
+        c = np.asarray(colour, np.float32)
+        c_sum = float(c.sum())
+        v = c / c_sum - w
+        along = (chroma - w) @ v / float(v @ v)  # 0 at white, 1 at the pure colour
+        t = np.clip(along, 0.0, 1.0)
+        off = np.linalg.norm(chroma - w - t[:, None] * v, axis=1)
+        # The mix's share of ring colour by amount (not by light) and the brightness it has.
+        share = t * w_sum / (t * w_sum + (1 - t) * c_sum)
+        shade = total / (share * c_sum + (1 - share) * w_sum)
+        cost = off + SHADE_COST * np.abs(np.log(np.maximum(shade, 1e-3)))
+        ok = (
+            (off <= CHROMA_OFF)
+            & (along * float(np.linalg.norm(v)) >= MIN_CHROMA)
+            & (shade >= SHADE[0])
+            & (shade <= SHADE[1])
+            & (cost < best)
         )
-        for h, rgb in palette.RING_COLOURS.items()
-        for i, (mix, k) in enumerate(_MIXES)
-    }
-)[1]
-"""How each House's ring looks from afar: its colour mixed with 0, 1/4 and 1/2 of its white
-pattern, or with 1/4 and 1/2 of the cloth around it (blur and the camera's resolution mix them)."""
-_WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)
-_PATTERN = _NAMES.index("pattern")
+        best[ok] = cost[ok]
+        table[ok] = index
+    return table.reshape((1 << bits,) * 3)
+
+
+_HOUSES = list(palette.RING_COLOURS)
+_BITS = 6
+_SHIFT = 8 - _BITS
+_FLAT = _house_table(_BITS).reshape(-1)
+"""The table flat: a pixel's cell is ``(L >> 2) << 12 | (a >> 2) << 6 | (b >> 2)``."""
 _ZONE_MASK = np.zeros((layout.SIZE, layout.SIZE), np.uint8)
 cv2.circle(_ZONE_MASK, (round(layout.CENTRE[0]), round(layout.CENTRE[1])), round(ZONE), 1, -1)
 _Y0, _Y1 = round(layout.CENTRE[1] - ZONE), round(layout.CENTRE[1] + ZONE) + 1
@@ -147,20 +171,6 @@ class RingReading:
         }
 
 
-def _house_of(lab_pixels: np.ndarray) -> str:
-    """The House whose ring colour (pure or blurred into its pattern) is nearest to the median
-    colour of a ring's pixels: a median over a thousand pixels is immune to sensor noise."""
-    median = np.median(lab_pixels.reshape(-1, 3).astype(np.float32), axis=0)
-    d = ((_LOOKS - median) * _WEIGHTS) ** 2
-    return _LOOK_HOUSES[int(d.sum(axis=1).argmin())]
-
-
-def _annulus(shape: tuple[int, int], x: float, y: float, inner: float, outer: float) -> np.ndarray:
-    yy, xx = np.ogrid[: shape[0], : shape[1]]
-    r2 = (xx - x) ** 2 + (yy - y) ** 2
-    return (r2 >= inner * inner) & (r2 <= outer * outer)
-
-
 def _kernel(inner: float, outer: float) -> np.ndarray:
     half = math.ceil(outer) + 1
     yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
@@ -170,74 +180,127 @@ def _kernel(inner: float, outer: float) -> np.ndarray:
 
 
 _COARSE = 2
-"""Ring centres are searched on the mask at half resolution: a ring is 68 px across, and the
-annulus filters cost a quarter as much (the House is still read at full resolution)."""
+"""Ring centres are searched on the masks at half resolution: a ring is 68 px across, and the
+annulus filters cost a quarter as much."""
 _BODY = _kernel((layout.RING_INNER + 1) / _COARSE, (layout.RING_OUTER - 1) / _COARSE)
 _HOLE = _kernel(0, (layout.RING_INNER - 6) / _COARSE)
 _PEAK = np.ones((2 * int(layout.RING_INNER / _COARSE) + 1,) * 2, np.uint8)
 """A square neighbourhood for the peaks (a square max filter is separable, so fast); two
-peaks closer than :data:`MIN_APART` are thinned out after."""
+places closer than :data:`PLACE_APART`, two rings closer than :data:`MIN_APART`, are thinned
+out after."""
 MIN_APART = 1.6 * layout.RING_OUTER
 """Two rings' centres are at least this far apart (two goblets' feet cannot overlap)."""
+HOLE_WEIGHT = 0.25
+"""A House's colour where the goblet's foot stands counts against a ring there (a blob is no
+ring), but weakly: a foot's pewter tinted like its ring's colour is that House's colour too."""
+_HALF = _BODY.shape[0] // 2
+_SCORE = _BODY.copy()
+_pad = (_BODY.shape[0] - _HOLE.shape[0]) // 2
+_SCORE[_pad : _pad + _HOLE.shape[0], _pad : _pad + _HOLE.shape[1]] -= HOLE_WEIGHT * _HOLE
+_SCORE /= 255.0  # the masks are 0/255
+_SPECK = np.ones((2, 2), np.uint8)
 
 
-def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None) -> RingReading:
-    """The rings on the canonical, relit view ``normalised`` of a table of ``seats`` seats.
-
-    Ring centres are the peaks of the ring-coloured mask matched against a ring's annulus (less
-    a penalty where the goblet's foot should be), so two goblets touching are still two rings.
-    Pixels the ``cloth`` model calls cloth (lit or shaded) are never ring (default: the
-    reference cloth ``palette.CLOTH``).
-    """
-    table = TableLayout(seats)
-    cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
-    crop = normalised[_Y0:_Y1, _X0:_X1]
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-    classes = _CLASSIFY(lab)
-    zone = _ZONE_MASK[_Y0:_Y1, _X0:_X1]
-    bare = cloth.mask(crop)
-    mask = ((classes < _RINGISH) & (zone > 0) & ~bare).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+def _match(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A 0/255 ring-colour mask at half resolution (closed over the white pattern first) and
+    its match against a ring: the annulus' fill less :data:`HOLE_WEIGHT` of the foot's."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SPECK)
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE).astype(np.float32)
     small = cv2.resize(
         closed,
         (closed.shape[1] // _COARSE, closed.shape[0] // _COARSE),
         interpolation=cv2.INTER_AREA,
     )
-    fill = cv2.filter2D(small, -1, _BODY, borderType=cv2.BORDER_CONSTANT)
-    score = fill - 0.5 * cv2.filter2D(small, -1, _HOLE, borderType=cv2.BORDER_CONSTANT)
-    peaks = (score >= cv2.dilate(score, _PEAK) - 1e-6) & (score >= MIN_FILL)
+    # float32 in: OpenCV filters a large kernel by DFT then (uint8 in, directly: 5x slower).
+    return small, cv2.filter2D(small, -1, _SCORE, borderType=cv2.BORDER_CONSTANT)
+
+
+def _fill(small: np.ndarray, x: int, y: int) -> float:
+    """The fraction of a ring's body (the annulus round coarse ``(x, y)``) that ``small`` fills."""
+    y0, x0 = y - _HALF, x - _HALF
+    win = small[max(y0, 0) : y + _HALF + 1, max(x0, 0) : x + _HALF + 1]
+    k = _BODY[max(-y0, 0) : max(-y0, 0) + win.shape[0], max(-x0, 0) : max(-x0, 0) + win.shape[1]]
+    return float((win * k).sum()) / 255.0
+
+
+PLACE_FILL = 0.3
+"""A place where rings may stand: any Houses' colours fill this much of an annulus there."""
+PLACE_APART = 0.8 * layout.RING_OUTER
+"""Places are kept this far apart (closer than :data:`MIN_APART`: a bowl's colour next to a ring
+can make the union's best peak lie between them, the ring's own House then finds its centre)."""
+_SEARCH = 10
+"""How far (coarse pixels) from a place found in the union of colours one House's ring is
+looked for: a tinted bowl can pull the union's peak 30 px off the ring."""
+_WINDOW = _HALF * _COARSE + _SEARCH * _COARSE + 2
+_ENOUGH = round(0.2 * RING_AREA)
+"""A House is tried at a place when this much of its colour lies in the window there."""
+
+
+def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None) -> RingReading:
+    """The rings on the canonical, relit view ``normalised`` of a table of ``seats`` seats.
+
+    Places are the peaks of any House's colour matched against a ring's annulus (less a penalty
+    where the goblet's foot should be); at each, every House with enough of its colour there is
+    matched on its own, and the best-matched (House, centre) pairs are rings, one per House, so
+    two goblets touching are two rings and a bowl's tint names nothing. Pixels the ``cloth``
+    model calls cloth (lit or shaded) are never ring (default: the reference cloth
+    ``palette.CLOTH``).
+    """
+    table = TableLayout(seats)
+    cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
+    crop = normalised[_Y0:_Y1, _X0:_X1]
+    q = (cv2.cvtColor(crop, cv2.COLOR_BGR2Lab) >> _SHIFT).astype(np.intp)
+    labels = _FLAT[(q[..., 0] << 2 * _BITS) | (q[..., 1] << _BITS) | q[..., 2]]
+    zone = _ZONE_MASK[_Y0:_Y1, _X0:_X1]
+    labels[(zone == 0) | cloth.mask(crop)] = _NONE
+    # Where rings may stand: any House's colour, matched against a ring's annulus.
+    mask = cv2.compare(labels, _NONE, cv2.CMP_NE)
+    _small, score = _match(mask)
+    peaks = (score >= cv2.dilate(score, _PEAK) - 1e-6) & (score >= PLACE_FILL)
     ys, xs = np.nonzero(peaks)
     centres: list[tuple[int, int]] = []
-    fills: list[float] = []
     for i in np.argsort(-score[ys, xs], kind="stable"):
         x = int(xs[i]) * _COARSE + _COARSE // 2
         y = int(ys[i]) * _COARSE + _COARSE // 2
-        if all(math.hypot(x - cx, y - cy) >= MIN_APART for cx, cy in centres):
+        if all(math.hypot(x - cx, y - cy) >= PLACE_APART for cx, cy in centres):
             centres.append((x, y))
-            fills.append(float(fill[ys[i], xs[i]]))
+    # Which House stands there, and exactly where: each House's own colour matched against the
+    # annulus near that place (a tinted bowl leaning over the ring, or a touching goblet, is
+    # another colour and neither pulls the centre nor names the ring).
+    candidates: list[tuple[float, float, int, int, int]] = []
+    for x, y in centres:
+        y0, x0 = max(y - _WINDOW, 0), max(x - _WINDOW, 0)
+        win = labels[y0 : y + _WINDOW + 1, x0 : x + _WINDOW + 1]
+        votes = np.bincount(win.reshape(-1), minlength=256)[: len(_HOUSES)]
+        for index in np.flatnonzero(votes >= _ENOUGH).tolist():
+            small, local = _match(cv2.compare(win, index, cv2.CMP_EQ))
+            # Only near the place found: farther off is another place's business.
+            cy, cx = (y - y0) // _COARSE, (x - x0) // _COARSE
+            near = local[
+                max(cy - _SEARCH, 0) : cy + _SEARCH + 1, max(cx - _SEARCH, 0) : cx + _SEARCH + 1
+            ]
+            py, px = np.unravel_index(int(near.argmax()), near.shape)
+            py, px = py + max(cy - _SEARCH, 0), px + max(cx - _SEARCH, 0)
+            best = float(local[py, px])
+            if best >= MIN_FILL:
+                ring_x = x0 + px * _COARSE + _COARSE // 2
+                ring_y = y0 + py * _COARSE + _COARSE // 2
+                candidates.append((best, _fill(small, px, py), index, ring_x, ring_y))
+    # One ring per House ("6 Coaster rings in 6 colors"), the best-matched first.
+    used: set[int] = set()
+    placed: list[tuple[int, int]] = []
     found: list[RingDetection] = []
-    reach = math.ceil(layout.RING_OUTER)
-    for (x, y), ring_fill in zip(centres, fills, strict=True):
-        # Only the window round the ring: the body lies inside it, and its pixels come out in
-        # the same (row-major) order as from the whole crop, so the median is the same.
-        win = (
-            slice(max(y - reach, 0), min(y + reach + 1, mask.shape[0])),
-            slice(max(x - reach, 0), min(x + reach + 1, mask.shape[1])),
-        )
-        yy, xx = np.ogrid[win[0], win[1]]
-        r2 = (xx - x) ** 2 + (yy - y) ** 2
-        body = (r2 >= (layout.RING_INNER + 2) ** 2) & (r2 <= (layout.RING_OUTER - 2) ** 2)
+    for _, ring_fill, index, x, y in sorted(candidates, key=lambda c: -c[0]):
+        if index in used or any(math.hypot(x - px, y - py) < MIN_APART for px, py in placed):
+            continue
+        used.add(index)
+        placed.append((x, y))
         cx, cy = float(x + _X0), float(y + _Y0)
         seat, dist = table.nearest_seat(cx, cy)
-        # The House from the ring's own pixels: pure or pale ring colours, not the bowl, its
-        # shadow, the foot or the cloth showing through (they would pull the median dark).
-        own = body & (classes[win] < _PURE_OR_PALE) & ~bare[win]
-        if int(own.sum()) < 40:
-            own = body & (mask[win] > 0)
-        house = _house_of(lab[win][own])
         found.append(
-            RingDetection(house, cx, cy, seat if dist <= SEAT_TOLERANCE else None, ring_fill)
+            RingDetection(
+                _HOUSES[index], cx, cy, seat if dist <= SEAT_TOLERANCE else None, ring_fill
+            )
         )
     at: dict[int, list[RingDetection]] = {}
     for ring in sorted(found, key=lambda r: -r.fill):
