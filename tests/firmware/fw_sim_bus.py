@@ -97,14 +97,17 @@ class SimSPI:
         self.baudrate = baudrate
         self.devices = []
         self.bytes_moved = 0
+        self._selected = []
 
     def attach(self, device, name="cs"):
         """Wire ``device`` (with begin/xfer/end) to the bus; returns its chip-select pin."""
 
         def edge(v):
             if v == 0:
+                self._select(device)
                 device.begin()
             else:
+                self._selected.remove(device)
                 device.end()
 
         pin = SimPin(name, 1, on_change=edge)
@@ -112,35 +115,58 @@ class SimSPI:
         self.devices.append(device)
         return pin
 
-    def _byte(self, out):
-        self.bytes_moved += 1
-        self.clock.advance(8e6 / self.baudrate)
-        miso = 0xFF  # pull-up: nobody drives MISO
-        driven = []
-        for dev in self.devices:
-            selected = dev.cs_pin() == 0
-            if selected:
-                driven.append(dev.xfer(out))
-            elif getattr(dev, "holds_miso", False):
-                driven.append(dev.stuck_miso)
-        for value in driven:
-            miso &= value  # open-drain-like: a driver pulling low wins
-        return miso
+    def _select(self, device):
+        # The bus keeps the devices whose chip select is low (in attach order), updated on each
+        # NSS edge, so a byte costs no look at every pin (the host only drives NSS between
+        # transfers, never within one).
+        selected = self._selected
+        selected.append(device)
+        if len(selected) > 1:
+            selected.sort(key=self.devices.index)
+
+    def _transfer(self, wbuf, rbuf):
+        # Each byte first costs its SPI time (8 bits at ``baudrate``), then meets the devices,
+        # so a model that reads the clock in ``xfer`` sees the time its byte ends.
+        selected = self._selected
+        # A deselected device that keeps driving MISO (``holds_miso``, set by a test between
+        # transfers) pulls the line on every byte.
+        holding = [
+            dev for dev in self.devices if getattr(dev, "holds_miso", False) and dev not in selected
+        ]
+        advance = self.clock.advance
+        byte_us = 8e6 / self.baudrate
+        if len(selected) == 1 and not holding:
+            xfer = selected[0].xfer
+            for i in range(len(wbuf)):
+                self.bytes_moved += 1
+                advance(byte_us)
+                miso = xfer(wbuf[i]) & 0xFF
+                if rbuf is not None:
+                    rbuf[i] = miso
+            return
+        for i in range(len(wbuf)):
+            self.bytes_moved += 1
+            advance(byte_us)
+            out = wbuf[i]
+            miso = 0xFF  # pull-up: nobody drives MISO
+            for dev in selected:
+                miso &= dev.xfer(out)
+            for dev in holding:
+                miso &= dev.stuck_miso  # open-drain-like: a driver pulling low wins
+            if rbuf is not None:
+                rbuf[i] = miso
 
     def write_readinto(self, wbuf, rbuf):
         """Full-duplex transfer of ``len(wbuf)`` bytes."""
-        for i in range(len(wbuf)):
-            rbuf[i] = self._byte(wbuf[i])
+        self._transfer(wbuf, rbuf)
 
     def write(self, buf):
         """Send ``buf``, discard what comes back."""
-        for b in buf:
-            self._byte(b)
+        self._transfer(buf, None)
 
     def readinto(self, buf, write=0):
         """Receive ``len(buf)`` bytes clocking out ``write``."""
-        for i in range(len(buf)):
-            buf[i] = self._byte(write)
+        self._transfer([write] * len(buf), buf)
 
     def read(self, n, write=0):
         """Receive ``n`` bytes."""
