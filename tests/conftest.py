@@ -5,13 +5,39 @@ config generated in ``tmp_path``; yields a :class:`companion.links.broker.Mosqui
 (``.host``, ``.port``, ``.url``, ``.restart()``), always stopped at teardown. It allows anonymous
 clients; a test that needs passwords and the ACL builds its own broker from
 ``hardware/mosquitto/`` (see ``tests/links/test_mqtt_acl.py``).
+
+``tmp_path`` lives in RAM (``/dev/shm``) when the machine has one with room: the journal
+commits with ``synchronous=FULL`` (an fsync per appended action), and on a disk those syncs were
+half the time of the journal-heavy tests. What the tests check of durability (a ``kill -9``, a
+reopened file, the PRAGMAs) is the same on tmpfs: an fsync only matters after a power cut,
+which no test can make. ``--basetemp`` or ``PYTEST_DEBUG_TEMPROOT`` given by the caller win.
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from companion.links.broker import MosquittoBroker
+
+RAM = "/dev/shm"
+RAM_ROOM = 1 << 30
+"""Bytes ``/dev/shm`` must have free to hold the run's temporary files (a container's default
+64 MiB does not: the tests then keep the system's temporary directory)."""
+
+
+def pytest_configure(config):
+    if config.option.basetemp or os.environ.get("PYTEST_DEBUG_TEMPROOT"):
+        return
+    try:
+        room = os.statvfs(RAM)
+    except OSError:
+        return
+    if os.access(RAM, os.W_OK) and room.f_bavail * room.f_frsize >= RAM_ROOM:
+        # pytest's own hook for the root of its temporary directories (read when the first
+        # tmp_path is made, after this).
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = RAM
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from serve_process import served_port, start_serve
 from webhelpers import PHONE, PIN, TABLET
 
@@ -140,22 +141,32 @@ class Night:
         self.phones[seat] = phone
 
     def wait_my_turn(self, phone, attribute: str = "myturn") -> None:
-        deadline = time.monotonic() + STEP / 1000
-        while phone.evaluate(f"document.body.dataset.{attribute}") != "yes":
-            assert time.monotonic() < deadline, "the phone never showed its turn"
-            phone.wait_for_timeout(20)
+        shows = f"() => document.body.dataset.{attribute} === 'yes'"
+        assert self.until(phone, shows, None, STEP), "the phone never showed its turn"
 
     def shown(self, phone, before: int) -> int:
         """Wait until ``phone`` rendered an answer after seq ``before`` and the tablet shows it."""
         deadline = time.monotonic() + STEP / 1000
-        while int(phone.evaluate("document.body.dataset.seq")) <= before:
-            assert time.monotonic() < deadline, phone.inner_text("#error")
-            phone.wait_for_timeout(10)
+        answered = "before => Number(document.body.dataset.seq) > before"
+        assert self.until(phone, answered, before, STEP), phone.inner_text("#error")
         seq = int(phone.evaluate("document.body.dataset.seq"))
-        while int(self.table.evaluate("document.body.dataset.seq")) < seq:
-            assert time.monotonic() < deadline, "the tablet did not show the step"
-            self.table.wait_for_timeout(10)
+        left = max(1, int((deadline - time.monotonic()) * 1000))
+        caught_up = "seq => Number(document.body.dataset.seq) >= seq"
+        assert self.until(self.table, caught_up, seq, left), "the tablet did not show the step"
         return seq
+
+    @staticmethod
+    def until(page, predicate: str, arg, timeout_ms: int) -> bool:
+        """Whether ``predicate(arg)`` came true in ``page`` within ``timeout_ms``.
+
+        The page itself checks every 10 ms (one round trip in all, instead of one per look from
+        here); a page that never shows it fails the step as the loops before did.
+        """
+        try:
+            page.wait_for_function(predicate, arg=arg, polling=10, timeout=timeout_ms)
+        except PlaywrightTimeout:
+            return False
+        return True
 
     def tap(self, seat: int, selector: str) -> str:
         """``seat``'s phone taps the first button matching ``selector``; returns its data-type."""
