@@ -23,6 +23,7 @@ is the only one in ``vision`` that touches devices or a clock.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 import threading
@@ -110,7 +111,14 @@ class PiCamera:
 class SyntheticCamera:
     """The virtual twin: renders :attr:`scene` through a fixed camera pose, fresh noise for
     every frame. Set :attr:`scene` to move goblets or reveal tokens; :attr:`calibration` is
-    the true calibration (or calibrate from :meth:`empty_frame` as on a real table)."""
+    the true calibration (or calibrate from :meth:`empty_frame` as on a real table).
+
+    ``still``: a scene is drawn once, when it changes (:attr:`renders` counts the drawings), and
+    each frame of it gets fresh sensor noise and JPEG, the last two stages of
+    :func:`vision.render.render`, so tokens lying still stay where they lie and a still table
+    costs a few milliseconds a frame instead of a whole render (the demo of ``companion serve
+    --camera synthetic``); otherwise every frame is rendered anew.
+    """
 
     def __init__(
         self,
@@ -119,6 +127,7 @@ class SyntheticCamera:
         noise: render.Noise | str = "realistic",
         size: tuple[int, int] = (1280, 720),
         scene: render.Scene | None = None,
+        still: bool = False,
     ) -> None:
         self._rng = np.random.default_rng(seed)
         self.noise = noise
@@ -130,12 +139,41 @@ class SyntheticCamera:
             self.scene.seats, np.linalg.inv(self.pose), size, "synthetic"
         )
         self.frames = 0
+        self.still = still
+        self.renders = 0
+        self._level = level
+        self._drawn: tuple[render.Scene, np.ndarray] | None = None
 
     def read(self) -> np.ndarray | None:
         """A frame of the current scene."""
         self.frames += 1
-        image, _ = render.render(self.scene, self._rng, self.noise, self.size, pose=self.pose)
-        return image
+        scene = self.scene
+        if not self.still:
+            self.renders += 1
+            image, _ = render.render(scene, self._rng, self.noise, self.size, pose=self.pose)
+            return image
+        if self._drawn is None or self._drawn[0] != scene:
+            # Drawn, lit and blurred once; the sensor's noise and the JPEG are the frame's own.
+            quiet = dataclasses.replace(self._level, noise=0.0, jpeg=None)
+            drawn, _ = render.render(scene, self._rng, quiet, self.size, pose=self.pose)
+            self._drawn = (scene, drawn)
+            self.renders += 1
+        return self._sensor(self._drawn[1])
+
+    def _sensor(self, drawn: np.ndarray) -> np.ndarray:
+        """``drawn`` through the sensor as :func:`vision.render.render` does: shot noise (brighter
+        pixels noisier), then JPEG."""
+        level = self._level
+        image = drawn
+        if level.noise > 0:
+            frame = drawn.astype(np.float32)
+            shot = np.sqrt(np.clip(frame, 1, 255) / 128)
+            noise = self._rng.standard_normal(frame.shape, dtype=np.float32) * level.noise
+            image = np.clip(frame + noise * shot, 0, 255).astype(np.uint8)
+        if level.jpeg is not None:
+            _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(level.jpeg)])
+            image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        return image.copy() if image is drawn else image
 
     def empty_frame(self) -> np.ndarray:
         """A frame of the bare table (for calibration)."""

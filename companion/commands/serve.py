@@ -4,7 +4,10 @@ With no hardware configured the demo table plays a live game, so the dashboard s
 at once, until the Host starts a game of their own (then the demo stays away until the Host asks for
 it again). ``--mqtt URL`` and/or ``--serial PORT`` read real reader nodes instead, and/or
 ``--camera [auto|pi|synthetic|INDEX|URL]`` the overhead camera (``[camera]`` in the settings;
-games played "camera", see :mod:`companion.service.camera`).
+games played "camera", see :mod:`companion.service.camera`). ``--camera synthetic`` without reader
+nodes is the default virtual table photographed: the demo's hands play for the synthetic camera,
+whose frames go through the detector into the demo's camera-played game
+(:func:`start_camera_demo`).
 """
 
 from __future__ import annotations
@@ -199,6 +202,50 @@ def start_camera(service: Service, config: settings.Config) -> CameraTable:
     return table.start()
 
 
+DEMO_CAMERA_SIZE = (640, 480)
+"""The synthetic camera's frames in the camera demo: a Pi detects them in time at 5 Hz."""
+
+
+def start_camera_demo(service: Service, config: settings.Config, *, frame=None, clock=None):  # type: ignore[no-untyped-def]
+    """The demo table photographed by the synthetic camera (``--camera synthetic``, no readers).
+
+    The camera is calibrated from its own empty table's markers, as a Host would, into
+    ``<data_dir>/synthetic-calibration.json`` (never the real camera's calibration). Returns the
+    started drivers (the camera's frame thread, the demo's thread); ``frame`` and ``clock``: a
+    test reads the camera in step with the show instead (nothing is started then).
+    """
+    from companion.service.camera import CameraTable
+    from vision import render
+    from vision.camera import SyntheticCamera
+
+    options = {**(config.game.options or {})}
+    demo_options = {"players": options.get("players", 4)}
+    seats = demo_options["players"] if isinstance(demo_options["players"], int) else 4
+    camera = SyntheticCamera(seats=seats, size=DEMO_CAMERA_SIZE, still=True)
+    camera.scene = render.Scene(seats)  # the empty table, for the calibration
+    extra = {} if clock is None else {"clock": clock}
+    table = CameraTable(
+        service,
+        camera,
+        calibration_path=config.data_dir / "synthetic-calibration.json",
+        rate_hz=config.camera.rate_hz,
+        settle=config.sensing.settle,
+        **extra,
+    )
+    if table.calibration is None:
+        table.calibrate()
+    demo = SensedDemo(
+        service, options=demo_options, speed=config.virtual.speed, camera=table, frame=frame
+    )
+    service.resume()
+    if service.demo_on and service.table is None:
+        service.new_game("goblets", demo.options, play="demo")
+    log.info("the demo table, photographed by the synthetic camera")
+    if frame is not None:
+        return [table, demo]
+    return [table.start(), demo.start()]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run until SIGINT or SIGTERM; returns the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
@@ -208,6 +255,8 @@ def run(args: argparse.Namespace) -> int:
     drivers = []
     if config.is_virtual:
         drivers.append(start_virtual_table(service, config))
+    elif config.camera.source == "synthetic" and not config.hardware.is_configured:
+        drivers.extend(start_camera_demo(service, config))
     else:
         if config.hardware.is_configured:
             drivers.append(start_hardware(service, config))

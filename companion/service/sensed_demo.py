@@ -23,6 +23,18 @@ journaled action. A Course killed during its initial pour starts its initial pou
 
 When the journal goes another way than the puppeteer (the Host enters or undoes an action, a
 person plays a seat from a phone, a misread), the puppeteer follows the journal from there.
+
+With the synthetic camera (``companion serve --camera synthetic``, ``camera=``): the same hands
+play for the overhead camera (``Puppeteer(sensor="camera")``) and the synthetic camera photographs
+their table (:class:`~companion.virtual.camera_scene.CameraShow`: the Goblets on their spots by
+ring, the tokens poured out at the reveal); the frames go through the real detector and
+:class:`~companion.service.camera.CameraTable` into the camera's sensed session of the demo game,
+as a real camera's would. What the camera game takes from elsewhere is entered as it expects it
+(docs/rules-notes.md, "Camera play"): the initial pour is the one the camera game drew (the hands
+pour it), pours during play are recorded nowhere, Pass, the Toast and the reveal are taps
+(:class:`CameraSink`). The scene changes only when the hands move something, and the camera
+draws a scene once (``SyntheticCamera(still=True)``): a still table costs a detection per frame,
+not a render.
 """
 
 from __future__ import annotations
@@ -31,7 +43,8 @@ import logging
 import random
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import CupbearerError, MalformedInput
 from companion.core.game import HOST, Mode
@@ -43,6 +56,10 @@ from companion.service.table import Service
 from companion.virtual import NOISE
 from companion.virtual.puppet import Puppeteer, Sensed, Tap, check_options
 from companion.virtual.show import Show
+
+if TYPE_CHECKING:
+    from companion.service.camera import CameraTable
+    from companion.virtual.camera_scene import CameraShow
 
 log = logging.getLogger(__name__)
 
@@ -106,13 +123,75 @@ class ServiceSink:
             return Sensed(actions, dict(sensed.layout), table.state, conflict)
 
 
+class CameraSink:
+    """The camera's sensed session of the demo game as the sensed side of the show: the camera
+    reads the table (its frames, on its own), the taps go to its session."""
+
+    def __init__(self, service: Service, camera: CameraTable, game_id: int) -> None:
+        self.service = service
+        self.camera = camera
+        self.game_id = game_id
+
+    def observe(self, obs: Observation) -> None:
+        """The camera reads the table itself: no snapshot comes from the show."""
+        raise TypeError("the camera reads the table; a show hands it no snapshot")
+
+    def _session(self) -> SensedTable | None:
+        # Made by the camera's thread too: one at a time, the camera's lock first as there.
+        with self.camera.lock, self.service.lock:
+            table = self.service.table
+            if table is None or table.record.id != self.game_id:
+                return None
+            return self.camera.session()
+
+    def tap(self, tap: Tap) -> None:
+        """A phone tap (or the Host's hand): what the camera cannot see."""
+        bridge = self._session()
+        if bridge is None:
+            return
+        try:
+            if tap.kind == "start_course":
+                bridge.start_course()
+            elif tap.kind == "pass":
+                bridge.end_turn(tap.seat)
+            elif tap.kind == "toast":
+                bridge.toast(tap.seat)
+            elif tap.kind in ("reveal", "pour_out"):
+                bridge.pour_out()  # the Goblets poured out in the reveal areas, counted
+            elif tap.kind == "enter":  # the tie-break, entered by the Host
+                self.service.act(
+                    tap.action, by=HOST, mode=Mode.RECORDING, game_id=self.game_id, actor="demo"
+                )
+            elif tap.kind == "fix_layout":
+                bridge.fix_layout(tap.layout)
+        except CupbearerError as error:
+            log.info("camera demo: %s refused: %s", tap.kind, error)
+
+    def sensed(self) -> Sensed:
+        """The journal's actions of this game, the layout the camera's tracker believes."""
+        with self.service.lock:
+            table = self.service.table
+            bridge = self.camera.bridge
+            if table is None or table.record.id != self.game_id:
+                return Sensed([], None, None)
+            actions = [entry.action for entry in table.live]
+            if bridge is None or bridge.game_id != self.game_id:
+                return Sensed(actions, None, table.state)
+            sensed = bridge.session.table
+            return Sensed(actions, dict(sensed.layout), table.state, sensed.conflict is not None)
+
+
 class SensedDemo:
     """A thread playing the puppet show on ``service``'s goblets game; :meth:`stop` ends it.
 
     ``options``: the game (merged over :data:`DEMO_OPTIONS`; one the puppeteer cannot play is
     refused here); ``speed``: times real time; ``noise``: a ``NOISE`` preset of the readers;
     ``rng``: the puppeteer's choices (the deals are the service's); ``reveal`` and ``settle``:
-    how the Goblets are revealed (``[sensing]``: poured out on the readers by default).
+    how the Goblets are revealed (``[sensing]``: poured out on the readers by default);
+    ``camera``: the :class:`~companion.service.camera.CameraTable` of a synthetic camera, which
+    then photographs the hands' table instead of simulated readers reading it (the module
+    docstring); ``frame``: called with the table time of each frame once its scene is set (a
+    test reading the camera in step; without it the camera reads on its own thread).
     """
 
     def __init__(
@@ -125,8 +204,14 @@ class SensedDemo:
         rng: random.Random | None = None,
         reveal: str = "readers",
         settle: float = 2.0,
+        camera: CameraTable | None = None,
+        frame: Callable[[float], None] | None = None,
     ) -> None:
         self.service = service
+        self.camera = camera
+        self.frame = frame
+        if camera is not None:
+            camera.plays.add("demo")  # the demo's games are the camera's to read
         self.reveal = reveal
         self.pour_out = PourOutConfig(settle=settle)
         self.options = {**DEMO_OPTIONS, **(options or {})}
@@ -140,8 +225,8 @@ class SensedDemo:
         self.speed = speed
         self.noise = NOISE[noise]
         self.rng = rng or random.Random()
-        self.show: Show | None = None
-        self.sink: ServiceSink | None = None
+        self.show: Show | CameraShow | None = None
+        self.sink: ServiceSink | CameraSink | None = None
         self.games = 0
         """How many new games the demo thread itself started (one after each finished game)."""
         self._anchor: tuple[float, float] | None = None
@@ -152,7 +237,9 @@ class SensedDemo:
     @property
     def bridge(self) -> SensedTable | None:
         """The sensed session of the current game."""
-        return None if self.sink is None else self.sink.bridge
+        if self.camera is not None:
+            return self.camera.bridge
+        return None if not isinstance(self.sink, ServiceSink) else self.sink.bridge
 
     def start(self) -> SensedDemo:
         """Start playing."""
@@ -184,7 +271,7 @@ class SensedDemo:
         self.service.new_game("goblets", self.options, play="demo")
         self.games += 1
 
-    def _step(self) -> None:
+    def _step(self, paced: bool = True) -> None:
         service = self.service
         with service.lock:
             on, table = service.demo_on, service.table
@@ -197,7 +284,7 @@ class SensedDemo:
             self._stop.wait(IDLE)
             return
         if table.state.is_over():
-            if not self._stop.wait(self.service.config.virtual.restart_after):
+            if not paced or not self._stop.wait(self.service.config.virtual.restart_after):
                 with service.lock:
                     if service.demo_on and service.table is table:
                         self._new_game()
@@ -206,7 +293,11 @@ class SensedDemo:
         if self.sink is None or self.sink.game_id != table.record.id:
             self._attach()
         assert self.show is not None
-        self.show.step(before=self._pace)
+        self.show.step(before=self._pace if paced else None)
+
+    def step(self) -> None:
+        """One step of the demo's thread, without waiting for the real clock (tests)."""
+        self._step(paced=False)
 
     def _attach(self) -> None:
         """Play the service's current game: the puppeteer takes it up from the journal."""
@@ -218,6 +309,9 @@ class SensedDemo:
             actions = [entry.action for entry in table.live]
         assert isinstance(state, GobletsState)
         rng = random.Random(self.rng.random())
+        if self.camera is not None:
+            self._attach_camera(table.record.id, state, actions, rng)
+            return
         show = self.show
         if show is not None and not any(show.puppet.table.inside.values()):
             # The Goblets stand empty where the last game left them: the hands go on from there.
@@ -251,6 +345,31 @@ class SensedDemo:
             service.set_reader(seat, "virtual")
         self._anchor = None
         log.info("sensed demo: playing game %s from seq %s", table.record.id, table.seq)
+
+    def _attach_camera(
+        self, game_id: int, state: GobletsState, actions: list, rng: random.Random
+    ) -> None:
+        """Play the service's current game for the camera (see the module docstring)."""
+        # Imported here: OpenCV and numpy are loaded only when a camera is asked for.
+        from companion.virtual.camera_scene import CameraShow
+
+        camera = self.camera
+        assert camera is not None
+        show = self.show
+        sink = CameraSink(self.service, camera, game_id)
+        if isinstance(show, CameraShow) and not any(show.puppet.table.inside.values()):
+            # The Goblets stand empty where the last game left them: the hands go on from there.
+            show.puppet = Puppeteer(
+                rng, state, actions=actions, table=show.puppet.table, sensor="camera"
+            )
+            show.sink = sink
+        else:
+            puppet = Puppeteer(rng, state, actions=actions, sensor="camera")
+            synthetic = camera.tap.camera
+            show = CameraShow(puppet, sink, synthetic, camera.rate_hz, frame=self.frame)
+        self.show, self.sink = show, sink
+        self._anchor = None
+        log.info("camera demo: playing game %s", game_id)
 
     def _pace(self, t: float) -> bool:
         """Wait until the real clock reaches table time ``t``; False when stopping."""

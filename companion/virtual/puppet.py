@@ -26,6 +26,13 @@ player reads their phone. If the sensed side records something else (a misread, 
 correction, a person playing from a phone), the puppeteer follows the journal from there:
 ``desyncs`` counts those times. Without a sensed side it deals for itself.
 
+Played for the overhead camera (``sensor="camera"``, the demo of ``companion serve --camera
+synthetic``): the camera sees the Goblets' rings and the tokens poured out at the reveal, never a
+pour (docs/rules-notes.md, "Camera play"). So the camera game draws the initial pour itself
+(journaled chance: the hands pour what it drew, read from it as a deal), a pour during play is
+made by hand but expected nowhere in the journal, and a step that had an unseen pour and ended on
+its limit is ended on the player's phone (a Pass tap), since the camera game cannot count it.
+
 Supported: 4-6 players, with Coaster rings, without Character cards (the sensors cannot see an
 ability); other options raise ``MalformedInput`` naming the option.
 """
@@ -67,6 +74,12 @@ REVEALS = ("readers", "tracked")
 or emptied where they stand, revealing what was tracked."""
 TOAST_ROUNDS = (2, 3)
 """The Toast is called from this round on (drawn each Course), once a player may."""
+SENSORS = ("readers", "camera")
+"""What reads the table: the readers (every pour is read) or the overhead camera (no pour is)."""
+PASS_AFTER = 1.5
+"""Seconds a camera player waits, after a step's last motion, before tapping Pass: the camera
+must first see the Goblets settle (the tracker's ``settle`` 0.5 s and a few frames), so a move
+is recorded as the passing player's before the pass ends the step."""
 
 
 @dataclass(frozen=True)
@@ -138,14 +151,26 @@ class Puppeteer:
         hands: Hands | None = None,
         patience: float = PATIENCE,
         reveal: str = "readers",
+        sensor: str = "readers",
     ) -> None:
         if reveal not in REVEALS:
             raise MalformedInput(f"must be one of {', '.join(REVEALS)}", field="reveal")
-        self.reveal = reveal
+        if sensor not in SENSORS:
+            raise MalformedInput(f"must be one of {', '.join(SENSORS)}", field="sensor")
+        self.sensor = sensor
+        # The camera counts the Goblets poured out in the reveal areas: it tracks no pour.
+        self.reveal = "readers" if sensor == "camera" else reveal
+        self.dealt = DEALT | {"initial_pour"} if sensor == "camera" else DEALT
+        """Chance actions read from the sensed side (the camera game draws the initial pour)."""
         self.rng = rng
         self.engine = check_options(state).clone()
         self.actions: list[Action] = [dict(a) for a in actions]
+        """The actions the sensed side records, in order: with the camera, no pour."""
+        self.toasts: list[dict[str, Any]] = []
+        """Each Toast as this puppeteer's own engine scored it (its ``results`` entry), from the
+        tokens the hands put into each Goblet."""
         self.patience = patience
+        self._unseen = False
         self.taps: list[Tap] = []
         """Inputs not yet taken by the driver, in time order."""
         self.desyncs = 0
@@ -212,9 +237,9 @@ class Puppeteer:
 
     def _is_caught_up(self, sensed: Sensed) -> bool:
         """True when the sensed side has recorded every action of ours (and perhaps a deal)."""
-        mine, theirs = self.actions, list(sensed.actions)
+        mine, theirs = self.actions, [self._recorded(a) for a in sensed.actions]
         if theirs[: len(mine)] == mine:
-            if all(a.get("type") in DEALT for a in theirs[len(mine) :]):
+            if all(a.get("type") in self.dealt for a in theirs[len(mine) :]):
                 self._since = None
                 return True
             self.resync(sensed)  # someone else acted (the Host, a phone): before we act
@@ -228,16 +253,35 @@ class Puppeteer:
         self.resync(sensed)
         return False
 
+    def _recorded(self, action: Action) -> Action:
+        """``action`` as this puppeteer expects it: a camera reveal carries the camera's counts,
+        which the puppeteer's own reveal does not (its engine knows the contents)."""
+        if self.sensor == "camera" and action.get("type") == "reveal":
+            return {"type": "reveal", "seat": action.get("seat")}
+        return dict(action)
+
     def resync(self, sensed: Sensed) -> None:
         """Follow what the sensed side recorded (the journal is the truth) from now on."""
         self.desyncs += 1
         self._since = None
+        self._unseen = False
         if sensed.state is not None:
             self.engine = sensed.state.clone()
-            self.actions = [dict(a) for a in sensed.actions]
+            self.actions = [self._recorded(a) for a in sensed.actions]
+            if self.sensor == "camera" and self.engine.phase == "play":
+                self._contents_from_hands()
             if self.engine.course != self._course.number:
                 started = self.engine.phase != "initial_pour"
                 self._course = _Notes(self.engine.course, started, self.engine.turn_number)
+
+    def _contents_from_hands(self) -> None:
+        """The camera's journal has no pour: what is in each Goblet and behind each screen is
+        what the hands know (the physical table), not the journal's."""
+        engine, table = self.engine, self.table
+        for g, name in enumerate(engine.ring_of):
+            engine.goblets[g] = _counts(table.contents[name])
+        for place, screen in enumerate(table.screens):
+            engine.screens[place] = _counts(kind for _, kind in screen)
 
     # -- Course setup -----------------------------------------------------------------------
 
@@ -265,15 +309,23 @@ class Puppeteer:
                 self._tap("fix_layout", layout=home)
             return
         self._home_since = None
-        if not course.started:
+        if self.sensor == "camera" and sensed is not None:
+            # The camera game starts the Course and draws the initial pour itself (it cannot
+            # see it): the Host's hands pour what it drew.
+            action = self._drawn(sensed, "initial_pour")
+            if action is None:
+                return
+            course.started = True
+        elif not course.started:
             table.wait(table.span(THINK))
             self._tap("start_course")
             course.started = True
             return
+        else:
+            action = engine.sample_chance(self.rng)
         # "Take 1 Antidote and 2 Poison tokens, plus enough Wine tokens [...] Then randomly
         # "pour" 1 token into each of the Goblets."
         table.deal_screens(engine.screens)
-        action = engine.sample_chance(self.rng)
         table.wait(table.hands.start)
         places = len(engine.places)
         for place in self.rng.sample(range(places), places):
@@ -283,6 +335,13 @@ class Puppeteer:
         self._apply(action)
         course.first_turn = engine.turn_number
         course.toast_round = self.rng.randint(*TOAST_ROUNDS)
+
+    def _drawn(self, sensed: Sensed, kind: str) -> Action | None:
+        """The sensed side's next action if it is the chance action ``kind`` (else None)."""
+        theirs = list(sensed.actions)
+        if len(theirs) > len(self.actions) and theirs[len(self.actions)]["type"] == kind:
+            return dict(theirs[len(self.actions)])
+        return None
 
     def _deal(self, sensed: Sensed | None) -> None:
         """A deal sensors cannot see: the sensed side's (read from it), else our own."""
@@ -315,7 +374,23 @@ class Puppeteer:
             table.swap(place, action["with"])  # "Exchange Your Goblet for that of another player"
         else:
             self._tap(kind, step["seat"])  # pass or toast: a phone
-        self._apply(action)
+        unseen = self.sensor == "camera" and kind == "pour"
+        self._apply(action, seen=not unseen)
+        if self.sensor == "camera":
+            self._end_unseen(kind, step["seat"], unseen)
+
+    def _end_unseen(self, kind: str, seat: int, unseen: bool) -> None:
+        """With the camera: a step that had a pour (unseen) and has just ended on its limit is
+        ended on the player's phone too, since the camera game counted fewer actions."""
+        self._unseen = self._unseen or unseen
+        ended = kind in ("pass", "toast") or self.engine.is_over() or self.engine.taken == 0
+        if not ended:
+            return
+        if self._unseen and kind not in ("pass", "toast"):
+            self.table.wait(PASS_AFTER)
+            self._tap("pass", seat)
+            self.actions.append({"type": "pass", "seat": seat})
+        self._unseen = False
 
     def _choose(self, step: dict[str, Any]) -> Action:
         """A sensible legal action for the current step (see the module docstring)."""
@@ -367,6 +442,14 @@ class Puppeteer:
             table.empty_goblets()
             table.wait(REVEAL_TAP)
             self._tap("reveal", caller)
+        elif self.sensor == "camera":
+            # Every player pours out at once, then the Toast Caller taps: the camera's count of a
+            # reveal area settles on its read alone ("apart"), so an area still empty while its
+            # player waits for a turn would settle as an empty Goblet.
+            for place in range(len(self.engine.places)):
+                table.pour_out(place)
+            table.wait(REVEAL_TAP)
+            self._tap("pour_out", caller)
         else:
             self._tap("pour_out", caller)
             places = len(self.engine.places)
@@ -388,9 +471,13 @@ class Puppeteer:
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, seen: bool = True) -> None:
+        """``action`` on the puppeteer's engine; ``seen``: the sensed side records it too."""
         self.engine.apply(action, Mode.ENFORCING)
-        self.actions.append(dict(action))
+        if seen:
+            self.actions.append(dict(action))
+        if action["type"] == "reveal" and self.engine.results:
+            self.toasts.append(dict(self.engine.results[-1]))
 
     def _tap(
         self,
@@ -400,3 +487,11 @@ class Puppeteer:
         layout: Mapping[int, str] | None = None,
     ) -> None:
         self.taps.append(Tap(round(self.table.t, 3), kind, seat, action, layout))
+
+
+def _counts(kinds) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    """Token kind -> count of ``kinds`` (Token values), kinds absent left out."""
+    out: dict[str, int] = {}
+    for kind in kinds:
+        out[Token(kind).value] = out.get(Token(kind).value, 0) + 1
+    return out
