@@ -37,7 +37,8 @@ class Clock:
 def demo_rig(tmp_path, seed: int):
     """``companion serve --camera synthetic``'s drivers, not started: the camera read per frame."""
     settings = config.replace(config.Config(), data_dir=str(tmp_path))
-    settings = config.replace(settings, **{"camera.source": "synthetic"})
+    # 2.5 frames a second (5 by default): the Course is the same, the suite half as long.
+    settings = config.replace(settings, **{"camera.source": "synthetic", "camera.rate_hz": 2.5})
     service = Service(settings, games=registry.load_all(), rng=random.Random(seed))
     clock = Clock()
     camera_table = None
@@ -119,7 +120,7 @@ def test_a_wrong_calibration_sees_no_goblet_and_the_course_does_not_proceed(tmp_
     shift = np.array([[1.0, 0.0, 200.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
     wrong = Calibration(right.seats, shift @ right.homography, right.image_size, "markers")
     camera_table._use(wrong)
-    for _ in range(80):  # 16 s of table time at 5 frames a second
+    for _ in range(40):  # 16 s of table time at 2.5 frames a second
         demo.step()
     assert camera_table.step().rings.seats == {s: None for s in range(4)}  # no ring seen
     entries = service.store.entries(service.table.record.id)
