@@ -2,8 +2,9 @@
 
 ``odds`` prints the exact chance that a verdict passes for a Judgment Pool, and with
 ``--simulate N`` draws N judgments with the very code the game uses for its cube draws
-(:mod:`companion.core.games.tribunal.pool`). ``play`` plays a seeded random game to the end.
-Bad input is one line on stderr and exit status 2.
+(:mod:`companion.core.games.tribunal.pool`). A pool the box cannot hold (more cubes of a colour
+than :data:`BOX`) is still computed, with a one-line warning on stderr. ``play`` plays a seeded
+random game to the end. Bad input is one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from companion.core.journal import Journal, replay
 
 VERDICT_NAMES = {"guilty": "guilty", "not-guilty": "not_guilty", "not_guilty": "not_guilty"}
 MAX_SIMULATIONS = 10_000_000
+BOX = {"red": 11, "white": 3, "blue": 1}
+"""The cubes in the box (rulebook, Elements of the Game): "11 red cubes", "3 white cubes", "One
+blue cube". No Judgment Pool can hold more of a colour than this."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,6 +66,9 @@ def run_odds(args: argparse.Namespace) -> int:
     pool = Pool(args.red, args.white, args.blue)
     if pool.total == 0:
         raise MalformedInput("the Judgment Pool needs at least one cube", field="pool")
+    beyond = box_excess(args.red, args.white, args.blue)
+    if beyond:
+        print(f"companion tribunal: warning: {beyond}; computing the odds anyway", file=sys.stderr)
     verdict = VERDICT_NAMES[args.verdict]
     result: dict[str, Any] = {"p_pass": float(pass_probability(pool, verdict))}
     if args.simulate is not None:
@@ -73,6 +80,22 @@ def run_odds(args: argparse.Namespace) -> int:
         )
     print(json.dumps(result))
     return 0
+
+
+def box_excess(red: int, white: int, blue: int) -> str:
+    """What a pool holds beyond the box's cubes, as one sentence ("" when the box can hold it).
+
+    The odds of any pool are well defined, so a pool beyond the box is not refused: it may be a
+    what-if question. But a pool like 20 red, 9 white, 3 blue can never happen at the table, and
+    saying so catches a typo (the box holds 11 red, 3 white and 1 blue).
+    """
+    pool = {"red": red, "white": white, "blue": blue}
+    over = [f"{pool[c]} {c}" for c in BOX if pool[c] > BOX[c]]
+    if not over:
+        return ""
+    red, white, blue = (f"{n} {c}" for c, n in BOX.items())
+    held = f"{red}, {white} and {blue} cube"
+    return f"the box holds only {held}: no Judgment Pool holds {', '.join(over)}"
 
 
 def play_demo(seed: int, options: dict[str, Any] | None = None) -> Journal:
