@@ -4,7 +4,9 @@
 poison card(s); format in :mod:`companion.core.games.cena.score_pad`) and writes the per-House
 points as one JSON object. ``companion cena play --players N --seed S [--variant NAME ...]``
 plays a seeded random legal game and prints ``{"journal": ..., "result": ...}``; NAME is
-``private_feast`` or ``single_course`` (repeatable). Bad input is one line on stderr naming the
+``private_feast`` or ``single_course`` (repeatable). ``--host H`` names the first Host House
+(0-based, the engine's default is House 0) or ``--host random`` draws it ("or randomly if there is
+no evidence"), a chance action in the journal. Bad input is one line on stderr naming the
 field, and exit status 2.
 """
 
@@ -18,6 +20,7 @@ from typing import Any
 
 from companion.commands import one_line, one_line_errors
 from companion.core.errors import MalformedInput
+from companion.core.games.cena.options import RANDOM
 from companion.core.games.cena.score_pad import score_request
 from companion.core.journal import Journal, play_random
 
@@ -48,6 +51,8 @@ def run_score(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     """Print the journal and the result of a seeded random legal game, as one JSON document."""
     options: dict[str, Any] = {"players": args.players}
+    if args.host is not None:
+        options["host"] = args.host
     for variant in args.variant:
         options[variant] = True
     journal = Journal("cena", options)
@@ -76,7 +81,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--players", type=int, required=True, help="Houses, 3 to 5")
     play.add_argument("--seed", type=int, required=True, help="seed of the random game")
     play.add_argument("--variant", action="append", default=[], choices=VARIANTS, help="repeatable")
+    play.add_argument(
+        "--host",
+        type=_host,
+        metavar="HOUSE",
+        help='the first Host House: a number from 0, or "random" (no evidence)',
+    )
     play.set_defaults(func=run_play)
+
+
+def _host(text: str) -> int | str:
+    """``--host``: a House number, or "random" (the engine checks the range against --players)."""
+    if text == RANDOM:
+        return RANDOM
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a House number or 'random'") from None
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

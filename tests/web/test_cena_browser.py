@@ -193,3 +193,47 @@ def test_the_host_starts_cena_and_the_tablet_shows_the_score_pad(browser, served
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_host_page_offers_a_random_first_host_for_cena(browser, served):
+    """Cena's Game Setup: "The player who most recently poisoned someone (or randomly if there is
+    no evidence) becomes the Host House": the Host page's Host House list ends with "Random", and
+    the engine draws it as a journaled chance action before the deal."""
+    base, service = served
+    context = browser.new_context(**TABLET)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        log_in_as_host(page, base)
+        page.select_option("#game-name", "cena")
+        page.select_option("#cena-players", "5")
+        values = page.eval_on_selector_all("#host-seat option", "os => os.map((o) => o.value)")
+        assert values == ["0", "1", "2", "3", "4", "random"]
+        page.select_option("#host-seat", "random")
+        page.select_option("#cena-players", "3")  # the choice survives a change of table size
+        assert page.input_value("#host-seat") == "random"
+        page.check("#cena-single")
+        old = service.table.record.id
+        page.click("#new-game button[type=submit]")
+        page.wait_for_selector("#confirm[open]")
+        page.click("#confirm-yes")
+        for _ in range(100):
+            if service.table.record.id != old:
+                break
+            page.wait_for_timeout(50)
+        record = service.table.record
+        assert record.id != old and record.options == {
+            "players": 3,
+            "host": "random",
+            "single_course": True,
+        }
+        kinds = [entry.action["type"] for entry in service.table.live]
+        assert kinds[:3] == ["poisons", "first_host", "deal"]
+        assert service.table.state.host == service.table.live[1].action["house"]
+        page.select_option("#game-name", "goblets")  # the Goblets Host is always a seat
+        values = page.eval_on_selector_all("#host-seat option", "os => os.map((o) => o.value)")
+        assert "random" not in values
+        assert errors == []
+    finally:
+        context.close()

@@ -86,8 +86,12 @@
     $("host-row").firstChild.textContent = hostLabel + " ";
     $("host-row").hidden = game() === "tribunal";
     const before = $("host-seat").value;
-    CB.fill("host-seat", Array.from({length: n}, (_, s) => CB.el("option", {value: s}, typed[s] || (game() === "cena" ? `House ${s + 1}` : `Seat ${s + 1}`))));
-    $("host-seat").value = before !== "" && Number(before) < n ? before : "0";
+    const hosts = Array.from({length: n}, (_, s) => CB.el("option", {value: s}, typed[s] || (game() === "cena" ? `House ${s + 1}` : `Seat ${s + 1}`)));
+    // Cena's setup: "(or randomly if there is no evidence)" -- the engine draws it (journaled chance).
+    if (game() === "cena") hosts.push(CB.el("option", {value: "random"}, "Random (no evidence)"));
+    CB.fill("host-seat", hosts);
+    const keep = before === "random" ? game() === "cena" : before !== "" && Number(before) < n;
+    $("host-seat").value = keep ? before : "0";
   }
 
   function showOptions() {
@@ -123,7 +127,8 @@
   }
 
   function cenaOptions() {
-    const out = {players: seatCount(), host: Number($("host-seat").value)};
+    const host = $("host-seat").value;
+    const out = {players: seatCount(), host: host === "random" ? "random" : Number(host)};
     if ($("cena-private").checked) out.private_feast = true;
     if ($("cena-single").checked) out.single_course = true;
     const poisons = [...document.querySelectorAll(".cena-poison:checked")].map((box) => Number(box.value));
@@ -153,6 +158,7 @@
   $("seat-rows").addEventListener("input", () => {
     const names = [...document.querySelectorAll(".seat-name")].map((input) => input.value.trim());
     [...$("host-seat").options].forEach((option, s) => {
+      if (option.value === "random") return;
       option.textContent = names[s] || (game() === "cena" ? `House ${s + 1}` : `Seat ${s + 1}`);
     });
   });

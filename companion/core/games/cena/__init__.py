@@ -27,12 +27,14 @@ class CenaGame(Game):
         return CenaState(parse_options(options))
 
     def conformance_options(self) -> list[dict[str, Any]]:
-        """3, 4 and 5 Houses (single course, to keep it fast), Private feast, three rounds."""
+        """3, 4 and 5 Houses (single course, to keep it fast), Private feast, three rounds, and a
+        first Host drawn at random."""
         return [
             {"players": 3},
             {"players": 4, "single_course": True},
             {"players": 5, "single_course": True, "orientation": "mirrored"},
             {"players": 4, "private_feast": True, "single_course": True},
+            {"players": 3, "host": "random", "single_course": True},
         ]
 
 

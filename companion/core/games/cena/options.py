@@ -6,7 +6,7 @@ Every choice the rulebook leaves open is an option with the documented default (
 | option | default | meaning |
 |---|---|---|
 | ``players`` | 3 | Houses, 3 to 5 |
-| ``host`` | 0 | the first Host House ("most recently poisoned someone") |
+| ``host`` | 0 | the first Host House ("most recently poisoned someone"), or ``"random"`` |
 | ``private_feast`` | false | "players may only play cards in front of their own House" |
 | ``single_course`` | false | "you may play only one round" |
 | ``orientation`` | ``"house"`` | how an alliance combines two cards (``"house"``/``"mirrored"``) |
@@ -28,6 +28,8 @@ ROUNDS = 3
 """"The game is played over three rounds.\""""
 PILE = 3
 """"Shuffle the poison cards, draw three, and form a pile.\""""
+RANDOM = "random"
+"""``host: "random"``: "(or randomly if there is no evidence)", a chance action at setup."""
 KNOWN = ("players", "host", "private_feast", "single_course", "orientation", "poison_cards")
 
 
@@ -36,7 +38,8 @@ class CenaOptions:
     """Validated options (see the module docstring)."""
 
     players: int = 3
-    host: int = 0
+    host: int | str = 0
+    """A House (0-based), or :data:`RANDOM` (drawn by the chance action ``first_host``)."""
     private_feast: bool = False
     single_course: bool = False
     orientation: str = "house"
@@ -68,7 +71,10 @@ def parse_options(options: Mapping[str, Any]) -> CenaOptions:
         if key not in KNOWN:
             raise MalformedInput(f"unknown option (known: {', '.join(KNOWN)})", field=str(key))
     players = _int(options.get("players", 3), "players", MIN_HOUSES, MAX_HOUSES)
-    host = _int(options.get("host", 0), "host", 0, players - 1)
+    host = options.get("host", 0)
+    if host != RANDOM:
+        # `!=` first: an unhashable or odd value falls through to _int's message, naming `host`.
+        host = _int(host, "host", 0, players - 1)
     orientation = options.get("orientation", ORIENTATIONS[0])
     if orientation not in ORIENTATIONS:
         raise MalformedInput(

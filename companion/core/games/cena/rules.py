@@ -21,6 +21,10 @@ REVEAL = (
     "The Host House reveals the top card of the poison pile and places it face up for everyone to "
     "see."
 )
+HOST = (
+    "The player who most recently poisoned someone (or randomly if there is no evidence) becomes "
+    "the Host House and receives the invitation tile."
+)
 WELCOME = "Each House chooses three cards from its hand and places them face up in front of itself."
 LEAD = (
     "The player holding the invitation tile plays one of their cards in front of any House "
@@ -36,4 +40,7 @@ FOLLOW_SUIT = (
 )
 PRIVATE_FEAST = "In this variant, players may only play cards in front of their own House."
 ORDER = "The game is played over three rounds. Each round has four phases"
-CHANCE = "Chance events (the poison pile and the deals) happen only when the game calls for them."
+CHANCE = (
+    "Chance events (the poison pile, a random first Host and the deals) happen only when the game "
+    "calls for them."
+)

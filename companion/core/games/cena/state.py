@@ -2,7 +2,9 @@
 
 Phases, in the rulebook's order (docs/cena.md lists the actions and events):
 
-``poisons`` (chance, once: "Shuffle the poison cards, draw three, and form a pile") -> per round:
+``poisons`` (chance, once: "Shuffle the poison cards, draw three, and form a pile") -> ``host``
+(chance, once, only with option ``host: "random"``: "or randomly if there is no evidence") -> per
+round:
 ``deal`` (chance: "all cards are shuffled again", hands secret) -> ``reveal`` (the Host House
 reveals the top poison) -> ``welcome`` (each House, clockwise from the Host, chooses three face-up
 cards; shown once all have chosen) -> ``feast`` (tricks until the hands are empty; the round is
@@ -39,13 +41,14 @@ from companion.core.games.cena.cards import (
     set_aside_size,
     sort_key,
 )
-from companion.core.games.cena.options import PILE, CenaOptions
+from companion.core.games.cena.options import PILE, RANDOM, CenaOptions
 from companion.core.games.cena.poisons import POISONS
 from companion.core.games.cena.scoring import round_scores, winners
 from companion.core.games.cena.views import alternatives, build_view
 
 ACTIONS = {
     "poisons": ("poisons", ("pile",)),
+    "first_host": ("host", ("house",)),
     "deal": ("deal", ("hands", "set_aside")),
     "reveal_poison": ("reveal", ()),
     "welcome": ("welcome", ("cards",)),
@@ -62,7 +65,8 @@ class CenaState(GameState):
         n = options.players
         self.phase = "poisons"
         self.round = 0
-        self.host = options.host
+        # A random first Host is None until its chance action (setup step 4) draws it.
+        self.host: int | None = None if options.host == RANDOM else int(options.host)
         self.pile: list[int] = []
         self.revealed: list[int] = []
         self.hands: list[list[str]] = [[] for _ in range(n)]
@@ -92,10 +96,10 @@ class CenaState(GameState):
         return f"House {seat + 1}"
 
     def to_move(self) -> int | object | None:
-        """CHANCE for the pile and the deals, the Host to reveal, then the Houses in turn."""
+        """CHANCE for the pile, a random Host and the deals, the Host to reveal, then the Houses."""
         if self.phase == "over":
             return None
-        if self.phase in ("poisons", "deal"):
+        if self.phase in ("poisons", "host", "deal"):
             return CHANCE
         if self.phase == "reveal":
             return self.host
@@ -146,9 +150,11 @@ class CenaState(GameState):
         return [h for h, played in enumerate(self.table) if played is None]
 
     def sample_chance(self, rng: random.Random) -> Action:
-        """Draw the poison pile at setup, or shuffle and deal the Toast cards for a round."""
+        """Draw the poison pile or a random first Host at setup, or deal the Toast cards."""
         if self.phase == "poisons":
             return {"type": "poisons", "pile": rng.sample(list(self.options.poison_cards), PILE)}
+        if self.phase == "host":
+            return {"type": "first_host", "house": rng.randrange(self.num_seats)}
         if self.phase == "deal":
             deck = [card.name for card in DECK]
             rng.shuffle(deck)
@@ -242,8 +248,19 @@ class CenaState(GameState):
                 "the pile holds a Poison card this table did not shuffle", rule=rules.POISON_PILE
             )
         self.pile = list(pile)
-        self.phase = "deal"
+        # Setup step 4 follows the pile (step 3): with no evidence, the first Host is drawn.
+        self.phase = "host" if self.host is None else "deal"
         return [{"event": "poison_pile", "cards": PILE}]
+
+    def _first_host(self, action: Action, mode: Mode) -> list[Event]:
+        house = action.get("house")
+        if isinstance(house, bool) or not isinstance(house, int) or not 0 <= house < self.num_seats:
+            raise MalformedInput(
+                f"{house!r} is not a House (0 to {self.num_seats - 1})", field="action.house"
+            )
+        self.host = self.leader = house  # "becomes the Host House and receives the invitation"
+        self.phase = "deal"
+        return [{"event": "host_drawn", "house": house}]
 
     def _deal(self, action: Action, mode: Mode) -> list[Event]:
         hands, aside = action.get("hands"), action.get("set_aside")
