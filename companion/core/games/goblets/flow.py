@@ -11,7 +11,7 @@ pour, Winetaster cards, Target deal, Legacy draws) is a chance action, so the jo
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import IllegalAction, MalformedInput
@@ -103,19 +103,15 @@ def sample_chance(state: GobletsState, rng: random.Random) -> Action:
         return {"type": "deal_winetaster_cards", "cards": cards}
     if state.phase == "deal_targets":
         return {"type": "deal_targets", "targets": rng.sample(list(opts.houses), opts.places)}
-    draws = []
-    taken: set[str] = set()
-    for seat in state.legacy_pending:
-        options = [name for name in legacy_deck(state) if name not in taken]
-        if options:
-            name = rng.choice(options)
-            taken.add(name)
-            draws.append({"seat": seat, "character": name})
-    return {"type": "legacy_draw", "draws": draws}
+    draws = legacy_draws(state, lambda seat, deck: rng.choice(deck))
+    return {
+        "type": "legacy_draw",
+        "draws": [{"seat": d["seat"], "character": d["character"]} for d in draws],
+    }
 
 
 def legacy_deck(state: GobletsState) -> list[str]:
-    """Cards a Legacy draw may give: the undealt deck, or the discards reshuffled once it is out."""
+    """Cards the first Legacy draw may give: the undealt deck, or the discards once it is out."""
     held = set(state.characters)
     deck = [
         c.name
@@ -123,6 +119,50 @@ def legacy_deck(state: GobletsState) -> list[str]:
         if c.name not in held and c.name not in state.character_discards
     ]
     return deck or [name for name in state.character_discards if name not in held]
+
+
+def legacy_draws(
+    state: GobletsState, pick: Callable[[int, list[str]], str]
+) -> list[dict[str, Any]]:
+    """The Legacy draws of the poisoned players, one after the other, ``pick`` choosing each card.
+
+    "If you are poisoned, discard your Character card and draw a new one for the next Course."
+    Each poisoned player (seat order) draws from the undealt deck; the moment it is out, the
+    discard pile -- the cards discarded so far, this very draw's earlier players' included -- is
+    shuffled into a new deck and the draws go on from it (docs/rules-notes.md, "Legacy"). "a new
+    one": a player's own card joins the pile after their draw, so nobody draws back the card they
+    discard. Nothing left anywhere (every card held): the remaining players keep their cards.
+
+    ``pick(seat, deck)`` returns the card ``seat`` draws, one of ``deck`` (a chance draw, or the
+    journaled action being checked). Returns ``[{"seat", "character", "old", "shuffled",
+    "discards"}]``: ``shuffled`` says the discard pile became the deck just before this draw, and
+    ``discards`` is the pile after it.
+    """
+    held = set(state.characters)
+    discards = list(state.character_discards)
+    deck = [c.name for c in state.opts.characters if c.name not in held and c.name not in discards]
+    draws: list[dict[str, Any]] = []
+    for seat in state.legacy_pending:
+        shuffled = not deck and bool(discards)
+        if shuffled:
+            deck, discards = sorted(discards), []
+        if not deck:
+            break
+        name = pick(seat, list(deck))
+        deck.remove(name)
+        old = state.characters[seat]
+        if old is not None:
+            discards.append(old)
+        draws.append(
+            {
+                "seat": seat,
+                "character": name,
+                "old": old,
+                "shuffled": shuffled,
+                "discards": list(discards),
+            }
+        )
+    return draws
 
 
 def _check_list(action: Mapping[str, Any], key: str, length: int) -> list[Any]:
@@ -244,23 +284,36 @@ def _legacy_draw(state: GobletsState, action: Action) -> list[Event]:
     draws = action.get("draws")
     if not isinstance(draws, list):
         raise MalformedInput(f"must be a list, got {draws!r}", field="draws")
-    deck = legacy_deck(state)
-    expected = list(state.legacy_pending)[: len(deck)]
     seats = [d.get("seat") if isinstance(d, Mapping) else None for d in draws]
     names = [d.get("character") if isinstance(d, Mapping) else None for d in draws]
     if not all(isinstance(name, str) for name in names):
         raise MalformedInput("each draw needs a card name", field="draws")
-    if seats != expected or len(set(names)) != len(names) or any(n not in deck for n in names):
+    given = iter(names)
+    refused: list[str] = []
+
+    def check(seat: int, deck: list[str]) -> str:
+        name = next(given, None)
+        if name not in deck:  # too few draws, or a card not in the deck the draw comes from
+            refused.append(str(name))
+            return deck[0]
+        return str(name)
+
+    done = legacy_draws(state, check)
+    expected = [d["seat"] for d in done]
+    if refused or seats != expected:
         raise MalformedInput(f"must draw one new card for each of seats {expected}", field="draws")
     events: list[Event] = []
-    for seat, name in zip(seats, names, strict=True):
-        old = state.characters[seat]
-        if old is not None:
-            state.character_discards.append(old)
-        if name in state.character_discards:
-            state.character_discards.remove(name)
-        state.characters[seat] = name
-        events.append({"event": "character_drawn", "seat": seat, "character": name})
+    for draw in done:
+        if draw["shuffled"]:  # the deck ran out: the discard pile is shuffled into a new deck
+            events.append(
+                {"event": "character_discards_shuffled", "cards": len(state.character_discards)}
+            )
+            state.character_discards = []
+        state.characters[draw["seat"]] = draw["character"]
+        state.character_discards = list(draw["discards"])
+        events.append(
+            {"event": "character_drawn", "seat": draw["seat"], "character": draw["character"]}
+        )
     state.legacy_pending = []
     return events + toast.after_course(state)
 
