@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from companion.core.errors import AmbiguousObservation
 from companion.core.game import Action, Event, Mode
 from companion.core.games.goblets import flow
+from companion.core.games.goblets.houses import HOUSE_IDS
 from companion.core.games.goblets.scoring import score_toast
 from companion.core.games.goblets.shootout import Shootout
 from companion.core.games.goblets.winetasters import lead, traitor_vp
@@ -179,13 +180,31 @@ def after_course(state: GobletsState) -> list[Event]:
         return []
     best = max(state.vp)
     tied = [seat for seat, vp in enumerate(state.vp) if vp == best]
-    if len(tied) == 1 or state.opts.is_winetasters:
+    if len(tied) == 1:
         return finish(state, tied)
-    goblets = None if state.opts.raise_your_memory else list(state.opts.houses[: len(tied)])
+    if len(tied) > len(HOUSE_IDS):
+        # "take 1 Goblet for each tied player": the box holds "6 Goblets" (Ingredients), so a tie
+        # of 7 or more (only with Winetasters) cannot be shot out; the tie stands, shared.
+        shared: Event = {"event": "tie_shared", "tied": tied, "goblets": len(HOUSE_IDS)}
+        return [shared, *finish(state, tied)]
+    # Winetasters too (docs/rules-notes.md, "Winetasters: the tie-break"): VP are each player's
+    # own, so the tied players are seats, each taking a Goblet of their own.
+    goblets = None if state.opts.raise_your_memory else shootout_goblets(state, len(tied))
     names = [state.seat_name(seat) for seat in range(state.opts.players)]
     state.shootout = Shootout.start(tied, state.toast_caller, state.opts.players, goblets, names)
     state.phase = "shootout"
     return [{"event": "shootout_started", "tied": tied}]
+
+
+def shootout_goblets(state: GobletsState, count: int) -> list[str]:
+    """The ``count`` shoot-out Goblets, by Coaster ring: the Houses in play first, then the box's.
+
+    With Winetasters fewer Goblets are in play (one per pair) than there may be tied players; the
+    box's other Goblets (rulebook order) make up the rest.
+    """
+    houses = list(state.opts.houses)
+    houses += [house for house in HOUSE_IDS if house not in houses]
+    return houses[:count]
 
 
 def finish(state: GobletsState, winners: list[int]) -> list[Event]:
