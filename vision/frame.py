@@ -139,11 +139,13 @@ class Cloth:
     bgr: np.ndarray
     tolerance: float = 0.03
 
-    def mask(self, bgr: np.ndarray, darkest: float = 0.3, brightest: float = 1.22) -> np.ndarray:
+    def mask(
+        self, bgr: np.ndarray, darkest: float = 0.3, brightest: float = 1.22, looser: float = 1.0
+    ) -> np.ndarray:
         """Pixels that are the cloth, in light or in shadow: a shadow dims a surface but keeps
         its chromaticity (the light's colour is the same in and out of the shadow), so the
         test is chromaticity close to the cloth's and a brightness ratio in
-        ``[darkest, brightest]``."""
+        ``[darkest, brightest]``; ``looser`` widens the chromaticity tolerance."""
         # Chromaticity from a 3x3 mean: sensor noise would scatter it most where it is dark.
         f = cv2.blur(bgr, (3, 3)).astype(np.float32)
         total = cv2.transform(f, _ONES) + 1.0
@@ -151,7 +153,7 @@ class Cloth:
         d = np.hypot(f[..., 0] / total - ref[0], f[..., 2] / total - ref[2])
         ratio = total / (float(self.bgr.sum()) + 1.0)
         # In a shadow the same noise is a larger share of a smaller signal.
-        tolerance = self.tolerance / np.sqrt(np.clip(ratio, 0.3, 1.0))
+        tolerance = looser * self.tolerance / np.sqrt(np.clip(ratio, 0.3, 1.0))
         return (d < tolerance) & (ratio > darkest) & (ratio < brightest)
 
 

@@ -5,23 +5,33 @@ Coaster, and reveals its contents"; Ingredients: "Wine (red) | Poison (black) | 
 | Unicorn Antidote (blue) | Ogre Poison (green)". The counts are what
 ``companion.core.sensed`` takes at the reveal ("counts: per place, the camera's counts").
 
-Input: the canonical view relit by :func:`vision.frame.relight` and its cloth model. In each
-reveal area a pixel the cloth model calls cloth (lit or shaded) is cloth, any other is given the
-nearest reference colour (the five tokens; a lamp's sheen on a token is given back to it); an
-area something else covers (a hand, glare, a goblet's bowl) is not seen and counts None;
-each kind's mask is cleaned and its holes filled (a token's highlight), then touching or slightly
-overlapping tokens of one colour are separated by the mask's distance transform: a token's centre
-lies about one token radius deep, the neck between two touching tokens is much shallower, and the
-deepest points at least ``MERGE`` apart are the centres. Where a blob's area (against the lone
-tokens of its colour in the same frame) says clearly more or fewer tokens than its centres, the
-area wins: blur can melt a tight clump into one hill or close the hole between three tokens.
-Tokens of different colours are told apart by colour alone.
+Input: the canonical view relit by :func:`vision.frame.relight` and its cloth model. An area
+something neither cloth nor token covers (a hand, glare, a goblet's bowl) is not seen and counts
+None. Elsewhere, tokens are found by shape and named by colour:
+
+1. *What is token.* A pixel is cloth when the cloth model calls it cloth (lit or shaded, by
+   chromaticity) or when it is nearer to the frame's own cloth at some shade than to every token
+   colour (a colourless pixel only on a colourless cloth). A lamp's sheen greys a Poison token to
+   the colour of the cloth in shadow: what is colourless and much darker than the table round
+   it at a token's scale is such a token (shadows on the table are broad).
+2. *Where the tokens are.* Tokens are discs of one known radius in the canonical view (they lie
+   flat on the table, and the homography takes the perspective out), so the boundary of each
+   colour's mask votes for the point one radius inwards (a circle Hough transform): a token's
+   rim, whole or the arc a sheen or a neighbour leaves of it, votes for its centre, the neck
+   between two touching tokens and a sheen's hollow do not. The best-voted points at least
+   ``MIN_APART`` apart whose disc is mostly token are the centres. A token hemmed in by others
+   of its colour shows no rim: pixels no centre explains count too.
+3. *Which kind.* The colour of the darkest quarter of the token's face (sheen only adds white),
+   lit back to full light by the shade of the table round it, nearest of the five colours.
+4. *Tokens of the cloth's colour* (Wine on a red cloth, Antidotes on white linen) have no colour
+   to show: they are found as token-sized discs standing out from the table in brightness alone
+   (a sheen lightens them, a rim and a contact shadow darken their edge).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -32,22 +42,19 @@ from vision.layout import TableLayout
 
 KINDS = tuple(palette.TOKEN_COLOURS)
 R = layout.TOKEN_RADIUS
-PEAK = 0.5 * R
-"""A point this deep in a mask (a token's inscribed radius is shrunk by blur and by a white
-token's grey rim) can be a token's centre."""
-MERGE = 1.4 * R
-"""A point closer than this to a deeper centre is not a token (two tokens' centres are at least
-1.8 R apart; the hole between three touching tokens is 1.15 R from each centre)."""
 TOKEN_AREA = math.pi * R * R
 MIN_AREA = 0.3 * TOKEN_AREA
 """A blob smaller than this is noise, not a token."""
-LONE = 1.35
-"""A one-peak blob up to this many tokens' area is a lone token (measures a token's area)."""
-AREA_MARGIN = 0.8
-"""Tokens by area and by centres must differ by this much for the area to win (chosen over
-synthetic frames at every noise level: 0.75-0.85 make the fewest errors)."""
-DEFAULT_AREA = 0.8 * TOKEN_AREA
-"""A token's seen area when no lone token is in sight."""
+VOTE_REACH = (R - 2.5, R - 1.5, R - 0.5)
+"""How far inwards a boundary pixel votes (a mask's boundary lies half a pixel inside the
+token's edge, blur and a white token's grey rim shrink it by one or two)."""
+MIN_VOTES = 0.3 * 2 * math.pi * R
+"""Votes (out of about one per pixel of rim) that make a token's centre: a third of its rim."""
+MIN_COVER = 0.6
+"""The least fraction of the disc of :data:`COVER_RADIUS` round a centre tokens must cover."""
+COVER_RADIUS = 0.7 * R
+MIN_APART = 1.6 * R
+"""Two centres are at least this far apart (touching tokens: 2 R; overlapping by 10%: 1.8 R)."""
 
 BORDER = (layout.REVEAL_RADIUS + 1, layout.REVEAL_RADIUS + 7)
 """The band just outside a reveal area: tokens poured in the area stay inside it, so something
@@ -66,18 +73,22 @@ COVER_GLARE = 5 * TOKEN_AREA
 bright lamp saturates too, but glare spreads over the cloth: even a small lamp's reflection
 covers 7 tokens' area or more), as is any saturated pixel in the band round it."""
 
-_REFS = {
-    **palette.TOKEN_COLOURS,
-    "cloth": palette.CLOTH,
-    "shadow": tuple(int(v * 0.7) for v in palette.CLOTH),
-}
-_NAMES, _LAB = palette.lab(_REFS)
+_NAMES, _LAB = palette.lab(palette.TOKEN_COLOURS)
 _CLASSIFY = palette.Classifier(_LAB)
+"""The nearest token colour of every pixel (the cloth is each frame's own:
+:func:`_cloth_distance`)."""
+_WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)
+_KIND_WEIGHTS = np.array([0.4, 1.0, 1.0], np.float32)
+"""A token's kind is named with lightness weighing less still: what sheen the darkest quarter
+of its face keeps lightens it, and leaves its hue."""
+SHADES = (1.15, 1.0, 0.82, 0.66, 0.52, 0.42)
+"""The cloth's brightness under the lamp's hot spot, in full light and in ever deeper shadow (a
+goblet's takes at most 0.6 of the light, a token's contact shadow a quarter more): a pixel nearer
+to one of these than to every token colour is cloth."""
 _HALF = round(layout.REVEAL_RADIUS + 8)
-_CLOTH = _NAMES.index("cloth")
-_SHADOW = _NAMES.index("shadow")
 _POISON = _NAMES.index("poison")
 _ANTIDOTE = _NAMES.index("antidote")
+_NOT_TOKEN = 255
 _COLOURED = [_NAMES.index(k) for k in ("wine", "poison", "unicorn_antidote", "ogre_poison")]
 SHEEN_AREA = 0.7 * TOKEN_AREA
 """A white patch smaller than this touching a coloured token is that token's sheen."""
@@ -92,7 +103,41 @@ cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[1]), 1, -1)
 cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[0]), 0, -1)
 _GY, _GX = np.mgrid[-_HALF : _HALF + 1, -_HALF : _HALF + 1].astype(np.float32)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-_OPEN5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_COVER_DISC = cv2.circle(
+    np.zeros((2 * round(COVER_RADIUS) + 1,) * 2, np.float32),
+    (round(COVER_RADIUS),) * 2,
+    round(COVER_RADIUS),
+    1.0,
+    -1,
+)
+_COVER_DISC /= _COVER_DISC.sum()
+_FACE_R = round(0.65 * R)
+_FACE = cv2.circle(np.zeros((2 * _FACE_R + 1,) * 2, np.uint8), (_FACE_R,) * 2, _FACE_R, 1, -1) > 0
+"""A token's face, short of its rim (which blur mixes with the cloth)."""
+_RING_R = round(2.6 * R)
+_RING = cv2.circle(np.zeros((2 * _RING_R + 1,) * 2, np.uint8), (_RING_R,) * 2, _RING_R, 1, -1) > 0
+_RING &= cv2.circle(np.zeros_like(_RING, np.uint8), (_RING_R,) * 2, round(1.3 * R), 1, -1) == 0
+"""The cloth round a token, where its shade is measured."""
+_AROUND = cv2.getStructuringElement(cv2.MORPH_RECT, (round(3.8 * R) | 1, round(3.8 * R) | 1))
+"""A closing this wide takes away whatever dark is no wider than a token or two."""
+CLOTH_LOOSER = 1.6
+"""In a reveal area the cloth's chromaticity tolerance is this much wider than the cloth
+model's (the contact shadows round tokens are dark and their chromaticity noisy; no token is
+the colour of a cloth meant for the game)."""
+EXPLAINED = 3.0
+"""A centre accounts for its blob's pixels up to this far beyond a token's radius (blur)."""
+UNEXPLAINED = 0.55
+"""Unexplained pixels covering this fraction of a token's area are a token."""
+THICK = 0.4 * R
+"""Unexplained pixels are a token only where they are this deep somewhere."""
+NEAR_CLOTH = 22.0
+"""A token colour within this weighted Lab distance of the cloth is the cloth's colour."""
+STANDS_OUT = 0.08
+"""A token of the cloth's colour is this much brighter or darker than the table round it."""
+_MEDIAN = round(3.8 * R) | 1
+SHEEN_DARK = 0.68
+"""Darker than this fraction of the table round it is no token's contact shadow (a quarter
+darker) nor wood grain, but may be a sheened Poison token (about half as bright)."""
 _NEAR = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 
 
@@ -105,18 +150,23 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Blob:
-    """One connected region of one token colour: its area (pixels) and the token centres its
-    distance transform shows."""
+    """One connected region of tokens: its area (pixels), the token centres its rims show and
+    each centre's kind, and its label in the crop's label image."""
 
     area: int
     peaks: list[tuple[float, float]]
+    kinds: list[str] = field(default_factory=list)
+    label: int = 0
+    unexplained: list[str] = field(default_factory=list)
+    """Tokens no rim shows (one hemmed in by its own kind), found by the blob's pixels that
+    no centre explains."""
 
 
 def _spread(xs: np.ndarray, ys: np.ndarray, apart: float) -> list[tuple[float, float]]:
     """The points (integer pixels, best first) at least ``apart`` from every point taken before
     them: each taken point rules out the later candidates nearer than ``apart`` at once, so the
     work grows with the centres, not with candidates times centres. Squared distances of pixels
-    are integers and none lies within 0.005 px of ``apart`` (MERGE, MIN_APART), so ``d2 >=
+    are integers and none lies within 0.005 px of ``apart`` (MIN_APART), so ``d2 >=
     apart**2`` decides exactly as ``hypot >= apart`` would."""
     xs = xs.astype(np.int64)
     ys = ys.astype(np.int64)
@@ -135,43 +185,62 @@ def _spread(xs: np.ndarray, ys: np.ndarray, apart: float) -> list[tuple[float, f
         alive[start:] &= (xs[start:] - x) ** 2 + (ys[start:] - y) ** 2 >= limit
 
 
-def find_blobs(mask: np.ndarray) -> list[Blob]:
-    """The blobs of a binary mask of one colour, each with its token centres."""
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN5)
+def _votes(mask: np.ndarray) -> np.ndarray:
+    """Each boundary pixel of ``mask`` votes for the point one token radius inwards along the
+    mask's normal (a circle Hough transform of one radius): a token's rim, whole or only the arc
+    a sheen or a neighbour leaves of it, votes for its centre; the neck between two touching
+    tokens and the concave edge of a sheen's hollow vote all over the place."""
+    smooth = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.2)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    ys, xs = np.nonzero(mask & ~cv2.erode(mask, _OPEN))
+    acc = np.zeros(mask.shape, np.float32)
+    if xs.size == 0:
+        return acc
+    norm = np.hypot(gx[ys, xs], gy[ys, xs]) + 1e-6
+    nx, ny = gx[ys, xs] / norm, gy[ys, xs] / norm
+    h, w = mask.shape
+    for reach in VOTE_REACH:
+        vx = np.rint(xs + reach * nx).astype(np.intp)
+        vy = np.rint(ys + reach * ny).astype(np.intp)
+        ok = (vx >= 0) & (vx < w) & (vy >= 0) & (vy < h)
+        np.add.at(acc, (vy[ok], vx[ok]), 1.0 / len(VOTE_REACH))
+    return cv2.boxFilter(acc, -1, (5, 5), normalize=False)
+
+
+def find_blobs(
+    mask: np.ndarray, classes: np.ndarray | None = None
+) -> tuple[list[Blob], np.ndarray]:
+    """The blobs of a binary mask of tokens, each with its token centres, and the blobs' label
+    image (0: no blob). With ``classes`` (each pixel's token colour) the rim of each colour
+    votes, so two touching tokens of different colours each keep their whole rim."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
     mask = _fill_holes(mask)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
-        return []
-    dt = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    # Every pixel deep enough inside is a candidate, highest first, and a candidate far enough
-    # from every centre taken so far is a new centre. A token's core (deeper than PEAK) is
-    # smaller than MERGE across, so it gives one centre even when blur leaves it no local peak.
-    ys, xs = np.nonzero(dt >= PEAK)
-    order = np.argsort(-dt[ys, xs], kind="stable")
-    centres = _spread(xs[order], ys[order], MERGE)
-    blobs = [Blob(int(stats[b, cv2.CC_STAT_AREA]), []) for b in range(n)]
+        return [], labels
+    if classes is None:
+        votes = _votes(mask)
+    else:
+        votes = np.zeros(mask.shape, np.float32)
+        for index in range(len(KINDS)):
+            part = ((classes == index) & (mask > 0)).astype(np.uint8)
+            if part.any():
+                votes += _votes(_fill_holes(cv2.morphologyEx(part, cv2.MORPH_OPEN, _OPEN)))
+    # A centre: enough of a rim voted for it, and the token's face is there (a sheen's hollow
+    # leaves at least a crescent of it).
+    cover = cv2.filter2D(mask.astype(np.float32), -1, _COVER_DISC)
+    ys, xs = np.nonzero((votes >= MIN_VOTES) & (cover >= MIN_COVER))
+    order = np.argsort(-votes[ys, xs], kind="stable")
+    centres = _spread(xs[order], ys[order], MIN_APART)
+    blobs = [Blob(int(stats[b, cv2.CC_STAT_AREA]), [], label=b) for b in range(n)]
     for x, y in centres:
-        blobs[labels[round(y), round(x)]].peaks.append((x, y))
-    return [b for b in blobs[1:] if b.area >= MIN_AREA or b.peaks]
-
-
-def single_area(blobs: list[Blob]) -> float | None:
-    """The area of one token of a colour in this frame: the median area of the blobs that look
-    like one lone token (one peak, not much bigger than a token). Blur and a white token's grey
-    rim shrink what is seen, so the area is measured, not assumed."""
-    lone = [b.area for b in blobs if len(b.peaks) == 1 and b.area <= LONE * TOKEN_AREA]
-    return float(np.median(lone)) if lone else None
-
-
-def blob_count(blob: Blob, one: float) -> int:
-    """How many tokens a blob holds: its peaks, unless its area in tokens differs from them by
-    ``AREA_MARGIN`` or more (a tight clump blurred into one hill shows fewer peaks than tokens,
-    or an extra one where the hole between three tokens is blurred shut). Areas vary by about
-    +-20% from token to token (size, shading, blur), so small differences trust the peaks."""
-    by_area = blob.area / one
-    if abs(by_area - len(blob.peaks)) >= AREA_MARGIN:
-        return max(round(by_area), 1)
-    return max(len(blob.peaks), 1 if blob.area >= MIN_AREA else 0)
+        label = labels[round(y), round(x)]
+        if label == 0:  # a centre in a crescent's hollow: the blob nearest to it
+            near = labels[max(round(y) - 4, 0) : round(y) + 5, max(round(x) - 4, 0) : round(x) + 5]
+            label = int(near.max())
+        blobs[label].peaks.append((x, y))
+    return [b for b in blobs[1:] if b.area >= MIN_AREA or b.peaks], labels
 
 
 def _sheen_to_token(classes: np.ndarray) -> None:
@@ -192,18 +261,135 @@ def _sheen_to_token(classes: np.ndarray) -> None:
             classes[y0 : y + h + 3, x0 : x + w + 3][part] = np.bincount(near).argmax()
 
 
+def _cloth_distance(lab: np.ndarray, cloth_bgr: np.ndarray) -> np.ndarray:
+    """Every pixel's weighted Lab distance to the frame's cloth at the nearest of its
+    :data:`SHADES` (the same weights as the token classifier's)."""
+    shades = np.array([[np.clip(cloth_bgr * k, 0, 255) for k in SHADES]], np.uint8)
+    refs = cv2.cvtColor(shades, cv2.COLOR_BGR2Lab)[0].astype(np.float32) * _WEIGHTS
+    f = lab.astype(np.float32) * _WEIGHTS
+    best = None
+    for ref in refs:
+        d = ((f - ref) ** 2).sum(axis=-1)
+        best = d if best is None else np.minimum(best, d)
+    return np.sqrt(best)
+
+
+def _bgr8(bgr: np.ndarray) -> np.ndarray:
+    """A colour as a 1x1 8-bit image."""
+    return np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3)
+
+
+def _shade_near(grey: np.ndarray, cloth_like: np.ndarray, x: int, y: int, level: float) -> float:
+    """How lit the table is round ``(x, y)``: the median cloth pixel's brightness between 1.3
+    and 2.6 token radii from it, over the cloth's reference brightness (1: full light)."""
+    r = round(2.6 * R)
+    y0, x0 = max(y - r, 0), max(x - r, 0)
+    patch = grey[y0 : y + r + 1, x0 : x + r + 1]
+    keep = cloth_like[y0 : y + r + 1, x0 : x + r + 1] & _RING[: patch.shape[0], : patch.shape[1]]
+    if y0 == 0 or x0 == 0:  # at the crop's edge the ring is cut: use whatever cloth is there
+        keep = cloth_like[y0 : y + r + 1, x0 : x + r + 1]
+    values = patch[keep]
+    if values.size < 20:
+        return 1.0
+    return float(np.clip(np.median(values) / max(level, 1.0), 0.4, 1.25))
+
+
+def _kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) -> str:
+    """The kind of the token centred at ``(x, y)``: the colour of the darkest quarter of its
+    face (a lamp's sheen only adds white, so the darkest pixels are the token's own colour),
+    lit back to full light by the shade round it (a token in a goblet's shadow is as dark as
+    the cloth there), named by the nearest token colour."""
+    r = _FACE_R
+    face = crop[y - r : y + r + 1, x - r : x + r + 1]
+    g = grey[y - r : y + r + 1, x - r : x + r + 1]
+    inside = _FACE[: face.shape[0], : face.shape[1]]
+    pixels = face[inside].astype(np.float32)
+    if pixels.size == 0:
+        return "poison"
+    order = np.argsort(g[inside], kind="stable")
+    dark = pixels[order[: max(len(order) // 4, 1)]]
+    colour = np.clip(np.median(dark, axis=0) / shade, 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(colour[None, None, :], cv2.COLOR_BGR2Lab)[0, 0].astype(np.float32)
+    d = (((_LAB - lab) * _KIND_WEIGHTS) ** 2).sum(axis=1)
+    return KINDS[int(np.argmin(d))]
+
+
+def _unexplained(
+    inside: np.ndarray, peaks: list[tuple[float, float]], classes: np.ndarray
+) -> list[str]:
+    """The kinds of the tokens in a blob that no centre accounts for: its pixels further than a
+    token (and its blurred edge) from every centre, in pieces of at least half a token, one
+    token per :data:`TOKEN_AREA` (a token hemmed in by others of its colour shows no rim)."""
+    far = inside.copy()
+    for x, y in peaks:
+        cv2.circle(far.view(np.uint8), (round(x), round(y)), round(R + EXPLAINED), 0, -1)
+    far = cv2.morphologyEx(far.view(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(far, connectivity=8)
+    depth = cv2.distanceTransform(far, cv2.DIST_L2, 3)
+    kinds = []
+    for part in range(1, n):
+        size = int(stats[part, cv2.CC_STAT_AREA])
+        # A blob no rim explains at all is a token blurred out of shape if big enough, and
+        # thick (not a colour fringe's arc round a token).
+        if size < (UNEXPLAINED if peaks else MIN_AREA / TOKEN_AREA) * TOKEN_AREA:
+            continue
+        if float(depth[labels == part].max()) < THICK:
+            continue
+        votes = np.bincount(classes[labels == part], minlength=256)[: len(KINDS)]
+        kinds += [KINDS[int(np.argmax(votes))]] * max(round(size / TOKEN_AREA), 1)
+    return kinds
+
+
+def near_cloth(cloth: Cloth) -> list[str]:
+    """The token kinds whose colour is the cloth's own (within :data:`NEAR_CLOTH`), nearest
+    first: Wine on a red cloth, Antidotes on white linen."""
+    cloth_lab = cv2.cvtColor(_bgr8(cloth.bgr), cv2.COLOR_BGR2Lab)[0, 0].astype(np.float32)
+    d = np.sqrt((((_LAB - cloth_lab) * _WEIGHTS) ** 2).sum(axis=1))
+    return [KINDS[i] for i in np.argsort(d) if d[i] < NEAR_CLOTH]
+
+
+def _cloth_coloured(
+    grey: np.ndarray,
+    token: np.ndarray,
+    area: np.ndarray,
+    near: list[str],
+    blobs: list[Blob],
+) -> list[Blob]:
+    """Tokens of the cloth's own colour (Wine on a red cloth, Antidotes on white linen), found
+    as discs of a token's size that stand out from the table round them in brightness alone
+    (a lamp's sheen lightens a token, its rim and contact shadow darken its edge), away from
+    the tokens the colours found. Only looked for when some token's colour is that near the
+    cloth's (elsewhere the colours find every token)."""
+    if not near:
+        return []
+    local = cv2.medianBlur(grey, _MEDIAN)
+    ratio = grey.astype(np.float32) / np.maximum(local, 1).astype(np.float32)
+    odd = (np.abs(ratio - 1.0) > STANDS_OUT) & (area > 0)
+    odd &= cv2.dilate(token.view(np.uint8), _NEAR) == 0
+    found_blobs, _ = find_blobs(odd.astype(np.uint8))
+    taken = [p for b in blobs for p in b.peaks]
+    found = []
+    for blob in found_blobs:
+        for x, y in blob.peaks:
+            if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
+                taken.append((x, y))
+                found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
+    return found
+
+
 def area_blobs(
     normalised: np.ndarray, cx: float, cy: float, cloth: Cloth | None = None
-) -> dict[str, list[Blob]] | None:
-    """The blobs of each token colour in the reveal area centred at ``(cx, cy)``; None when
-    something neither cloth nor token covers the area (:data:`BORDER`, :data:`SATURATED`)."""
+) -> list[Blob] | None:
+    """The blobs of tokens in the reveal area centred at ``(cx, cy)``, each with its token
+    centres and their kinds; None when something neither cloth nor token covers the area
+    (:data:`BORDER`, :data:`SATURATED`)."""
     cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
     x0, y0 = round(cx) - _HALF, round(cy) - _HALF
     crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-    classes = _CLASSIFY(lab)
+    classes, token_distance = _CLASSIFY.nearest(lab)
     # Darker than 0.4 of the cloth is no shadow here (a goblet's takes at most 0.6 of the
-    # light) but may be a Poison token's blurred edge, which its area count needs.
+    # light) but may be a Poison token's blurred edge.
     bare = cloth.mask(crop, darkest=0.4)
     table = _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     area = _DISC & table
@@ -215,17 +401,52 @@ def area_blobs(
     glare = int((lost & (area > 0)).sum()) >= COVER_GLARE or int((lost & (band > 0)).sum()) > 0
     if int(band[outer].sum()) >= COVER_BORDER or inner_count >= COVER_INNER or glare:
         return None
-    # The cloth model says what is cloth, lit or shaded. A dark grey that is no cloth, next to
-    # a Poison token's black, is that token greyed by a lamp's specular sheen.
-    classes = np.where(bare, _CLOTH, classes)
-    black = (classes == _POISON).astype(np.uint8)
-    sheen = (classes == _SHADOW) & (cv2.dilate(black, _NEAR) > 0)
-    classes[sheen] = _POISON
+    # 1. What is token. Cloth, lit or shaded: by the cloth model's chromaticity, or nearer to
+    # the cloth at some shade than to any token colour.
+    colourless = (np.abs(lab[..., 1].astype(np.int16) - 128) < 14) & (
+        np.abs(lab[..., 2].astype(np.int16) - 128) < 14
+    )
+    # A colourless pixel is cloth only where the cloth is colourless too: a sheened Poison
+    # token on green felt is as dark as the felt in shadow, but grey.
+    cloth_like = bare | (
+        (_cloth_distance(lab, cloth.bgr) <= token_distance)
+        & ~(colourless & ~cloth.mask(crop, darkest=0.3, looser=CLOTH_LOOSER))
+    )
+    # A lamp's sheen greys a Poison token to the colour of the cloth in shadow; but a shadow
+    # on the table is broad (a goblet's, a hand's), a token small: what is much darker than the
+    # table round it at a token's scale, and colourless, is a sheened Poison token.
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    # The table's own level round each pixel: dark things no wider than a token or two closed
+    # over; what is brighter than the lit cloth (a white token, a marker's paper) clipped
+    # first, or the cloth between two white things would look dark.
+    level = float(cv2.cvtColor(_bgr8(cloth.bgr), cv2.COLOR_BGR2GRAY)[0, 0])
+    capped = np.minimum(grey, np.uint8(min(round(1.1 * level), 255)))
+    around = cv2.morphologyEx(capped, cv2.MORPH_CLOSE, _AROUND)
+    small_dark = grey.astype(np.float32) < SHEEN_DARK * around.astype(np.float32)
+    sheened = cloth_like & small_dark & colourless
+    token = (~cloth_like | sheened) & (area > 0)
+    near = near_cloth(cloth)
+    if near:  # a token the cloth's colour shows by its colour only in scraps: not trusted
+        token &= ~np.isin(classes, [KINDS.index(k) for k in near])
+    classes = np.where(token, classes, _NOT_TOKEN).astype(np.uint8)
+    classes[sheened] = _POISON
     _sheen_to_token(classes)
-    out: dict[str, list[Blob]] = {}
-    for index, kind in enumerate(KINDS):
-        mask = ((classes == index) & (area > 0)).astype(np.uint8)
-        out[kind] = [Blob(b.area, [(x + x0, y + y0) for x, y in b.peaks]) for b in find_blobs(mask)]
+    # 2. Where the tokens are (by their rims), 4. those of the cloth's colour, 3. their kinds.
+    blobs, labels = find_blobs(token.astype(np.uint8), classes)
+    blobs += _cloth_coloured(grey, token, area, near, blobs)
+    out = []
+    for blob in blobs:
+        if blob.kinds:  # a token of the cloth's colour, found by its rim
+            out.append(Blob(blob.area, [(x + x0, y + y0) for x, y in blob.peaks], blob.kinds))
+            continue
+        kinds = []
+        for x, y in blob.peaks:
+            xi, yi = round(x), round(y)
+            shade = _shade_near(grey, cloth_like, xi, yi, level)
+            kinds.append(_kind_of(crop, grey, shade, xi, yi))
+        peaks = [(x + x0, y + y0) for x, y in blob.peaks]
+        extra = _unexplained((labels == blob.label) & ~sheened, blob.peaks, classes)
+        out.append(Blob(blob.area, peaks, kinds, blob.label, extra))
     return out
 
 
@@ -236,14 +457,16 @@ def count_tokens(
     None for an area not seen (a hand, glare or a goblet over it: counting would misread)."""
     table = TableLayout(seats)
     found = {s: area_blobs(normalised, *table.reveal_centre(s), cloth) for s in range(seats)}
-    blobs = {s: b for s, b in found.items() if b is not None}
-    everything = [b for by_kind in blobs.values() for bs in by_kind.values() for b in bs]
-    fallback = single_area(everything) or DEFAULT_AREA
-    counts: dict[int, dict[str, int] | None] = {s: None for s in range(seats)}
-    for kind in KINDS:
-        one = single_area([b for s in blobs for b in blobs[s][kind]]) or fallback
-        for seat in blobs:
-            per = counts[seat] if counts[seat] is not None else {}
-            per[kind] = sum(blob_count(b, one) for b in blobs[seat][kind])
-            counts[seat] = per
+    counts: dict[int, dict[str, int] | None] = {}
+    for seat, blobs in found.items():
+        if blobs is None:
+            counts[seat] = None
+            continue
+        per = {kind: 0 for kind in KINDS}
+        for blob in blobs:
+            for kind in blob.kinds:
+                per[kind] += 1
+            for kind in blob.unexplained:
+                per[kind] += 1
+        counts[seat] = per
     return counts
