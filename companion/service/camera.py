@@ -19,10 +19,15 @@ A reveal area the detector reports as not seen (a hand, glare, a goblet over it)
 observation for that seat: no snapshot is no news, a wrong one would be a wrong count. A frame
 the detector refuses (:class:`FrameLoop` counts it in ``errors``) gives nothing at all.
 
-The camera's game is sensed with ``actor="camera"`` and ``reveal_apart=True`` (the reveal areas lie
-beside the Goblets' spots, so a seat settles on its read alone). The camera cannot see the
-initial pour either: once the Course starts the service draws it as chance (journaled), as on
-the phones; the reveal's counts win over the engine's contents anyway.
+The camera's game is sensed with ``actor="camera"``, ``reveal_apart=True`` (the reveal areas lie
+beside the Goblets' spots: a seat settles on tokens seen in its area, or on its Goblet lifted and
+set down again, see :mod:`companion.core.sensed.pour_out`) and ``pours_seen=False`` (its Toast
+says the caller's Wine is unknown to the engine). The camera cannot see the initial pour either:
+once the Course starts the service draws it as chance (journaled), as on the phones; the
+reveal's counts win over the engine's contents anyway. Since play then begins at once, a Course
+starts only when the frames show the table gathered up and set out (every Goblet at its House's
+place, no token lying in a reveal area: :mod:`companion.core.sensed.gather`), or when the Host
+taps "start the Course"; putting the Goblets back after a reveal is never recorded as play.
 
 Beside reader nodes (a game played ``"readers"`` with the camera configured too), the camera is a
 witness (:class:`CameraWitness`): it keeps its own tracker of the rings (``vision/README.md``,
@@ -232,6 +237,7 @@ class CameraWitness:
             self.registry,
             rings=False,
             apart=True,
+            witness=True,  # the readers' own pour-out says when a seat has poured
             t=t,
             config=self.bridge.session.pour_out_config,
         )
@@ -303,6 +309,9 @@ class CameraTable:
         """Shown to the Host with the calibration (an ellipse-only calibration)."""
         self.lock = threading.Lock()
         """Held while a frame is read and taken (the camera is read by one thread at a time)."""
+        self.driven = False
+        """True when another thread reads the camera in step with its own clock (:meth:`drive`):
+        :meth:`start` then starts no thread."""
         self._health = threading.Lock()
         self._frames: deque[float] = deque()
         self._misses = 0
@@ -322,9 +331,19 @@ class CameraTable:
     # -- life cycle ----------------------------------------------------------------------------
 
     def start(self) -> CameraTable:
-        """Start reading frames on the camera's thread."""
-        self._thread.start()
+        """Start reading frames on the camera's thread (none when :attr:`driven`)."""
+        if not self.driven:
+            self._thread.start()
         return self
+
+    def drive(self, clock: Callable[[], float]) -> None:
+        """Frames are read only by :meth:`step`, at ``clock``'s time: the camera demo reads one
+        frame per frame period of its show's table time (``companion.service.sensed_demo``), so
+        at any ``--speed`` a Peek lasts as many frames as at 1x. Call before :meth:`start`."""
+        self.driven = True
+        self.clock = clock
+        if self.loop is not None:
+            self.loop.clock = clock
 
     def stop(self) -> None:
         """End the thread, then release the camera."""
@@ -402,6 +421,15 @@ class CameraTable:
                     if obs is None:
                         continue
                 bridge.observe(obs)
+            tokens = {
+                seat: None if counts is None else sum(counts.values())
+                for seat, counts in areas.items()
+                if seat < places
+            }
+            # Before the Course has started: is the table gathered up and set out yet?
+            if not pouring and bridge.session.set_out(t, tokens):
+                bridge.start_course()
+                self._draw_initial_pour(bridge)
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -421,12 +449,12 @@ class CameraTable:
                 reveal="readers",  # the Goblets are poured out in the reveal areas and counted
                 pour_out=self.pour_out,
                 reveal_apart=True,
+                pours_seen=False,
             )
             self.bridge.take_over(previous)
         bridge = self.bridge
-        state = bridge.session.state
-        if state.phase == "initial_pour" and bridge.session.table.started_course != state.course:
-            bridge.start_course()  # the previous Course was revealed: the next one begins
+        # The Course is started by the frames once the table is set out (see _sink) or by the
+        # Host's tap; once it has been, its initial pour is drawn.
         if service.table is not None and service.table.state.phase == "initial_pour":
             self._draw_initial_pour(bridge)
         return bridge

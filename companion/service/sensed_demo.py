@@ -35,6 +35,14 @@ pour it), pours during play are recorded nowhere, Pass, the Toast and the reveal
 (:class:`CameraSink`). The scene changes only when the hands move something, and the camera
 draws a scene once (``SyntheticCamera(still=True)``): a still table costs a detection per frame,
 not a render.
+
+The camera demo reads the camera itself, one frame per frame period of the show's table time
+(:class:`ShowClock`, ``CameraTable.drive``), not on the camera's thread by the real clock: at
+``--speed`` 10 a camera reading by the real clock would see a 1.2 s Peek for 0.12 s, fewer frames
+than the tracker needs to tell a lift from a missed read. So at any speed each table second has
+the camera's ``rate_hz`` frames, and a speed the machine cannot detect frames fast enough for is
+clipped: the show runs as fast as the frames are detected, and the log says so once (with the
+speed reached).
 """
 
 from __future__ import annotations
@@ -69,6 +77,37 @@ IDLE = 0.5
 """Seconds between two looks at the table while the demo is switched off."""
 BEHIND = 2.0
 """Seconds the show may fall behind the real clock before it stops trying to catch up."""
+
+
+CLIPPED = 0.9
+"""A camera show reaching less than this share of its speed is said to be clipped."""
+
+
+class ShowClock:
+    """The camera demo's frame clock (seconds): the show's table time while the show plays, the
+    real clock's pace while it rests; it never goes back (a new show's table starts again at 0,
+    and the camera's trackers must not see time run backwards)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._offset: float | None = None
+        self._last: float | None = None
+
+    def __call__(self) -> float:
+        """The frame time now."""
+        return self.now
+
+    def show(self, t: float) -> None:
+        """The show's frame at table time ``t``."""
+        if self._offset is None or self._last is None or t < self._last:
+            self._offset = self.now - t  # a new show, or the show after a rest: go on from now
+        self._last = t
+        self.now = max(self.now, t + self._offset)
+
+    def rest(self, seconds: float) -> None:
+        """No show for ``seconds`` of the real clock."""
+        self.now += seconds
+        self._offset = None
 
 
 class ServiceSink:
@@ -191,7 +230,8 @@ class SensedDemo:
     ``camera``: the :class:`~companion.service.camera.CameraTable` of a synthetic camera, which
     then photographs the hands' table instead of simulated readers reading it (the module
     docstring); ``frame``: called with the table time of each frame once its scene is set (a
-    test reading the camera in step; without it the camera reads on its own thread).
+    test reading the camera in step with its own clock); without it the demo reads the camera
+    itself, a frame per frame period of table time (:class:`ShowClock`), whatever the speed.
     """
 
     def __init__(
@@ -210,8 +250,17 @@ class SensedDemo:
         self.service = service
         self.camera = camera
         self.frame = frame
+        self.clock: ShowClock | None = None
+        """The camera's frame clock when the demo reads the camera itself (``frame`` None)."""
+        self.real_clock: Callable[[], float] = time.monotonic
+        """The real clock the show is paced by."""
+        self._clipped = False
         if camera is not None:
             camera.plays.add("demo")  # the demo's games are the camera's to read
+            if frame is None:
+                self.clock = ShowClock()
+                camera.drive(self.clock)
+                self.frame = self._read_frame
         self.reveal = reveal
         self.pour_out = PourOutConfig(settle=settle)
         self.options = {**DEMO_OPTIONS, **(options or {})}
@@ -281,7 +330,10 @@ class SensedDemo:
         if not on or table is None or not table.record.is_demo:
             self.sink = self.show = None  # the Host's game, or no demo: the hands rest
             self._anchor = None
-            self._stop.wait(IDLE)
+            if self.clock is not None and paced:
+                self._rest_frame()
+            else:
+                self._stop.wait(IDLE)
             return
         if table.state.is_over():
             if not paced or not self._stop.wait(self.service.config.virtual.restart_after):
@@ -371,9 +423,24 @@ class SensedDemo:
         self._anchor = None
         log.info("camera demo: playing game %s", game_id)
 
+    def _read_frame(self, t: float) -> None:
+        """The show's frame at table time ``t``: the camera read and detected now, at ``t``."""
+        assert self.clock is not None and self.camera is not None
+        self.clock.show(t)
+        self.camera.step()
+
+    def _rest_frame(self) -> None:
+        """No demo game: the camera still reads the (still) table at its rate, by the real
+        clock, for whatever game the Host plays with it."""
+        assert self.clock is not None and self.camera is not None
+        period = 1.0 / self.camera.rate_hz
+        self.clock.rest(period)
+        self.camera.step()
+        self._stop.wait(period)
+
     def _pace(self, t: float) -> bool:
         """Wait until the real clock reaches table time ``t``; False when stopping."""
-        now = time.monotonic()
+        now = self.real_clock()
         if self._anchor is None:
             self._anchor = (now, t)
         start, t0 = self._anchor
@@ -381,5 +448,16 @@ class SensedDemo:
         if delay > 0:
             return not self._stop.wait(delay)
         if delay < -BEHIND:
+            reached = (t - t0) / (now - start) if now > start else self.speed
+            if self.camera is not None and not self._clipped and reached < CLIPPED * self.speed:
+                # The frames are read in table time, so the show waits for the detector.
+                self._clipped = True
+                log.warning(
+                    "camera demo: the camera cannot follow --speed %g (a frame every %.2f s of "
+                    "table time): the show runs as fast as frames are detected, about %.1fx",
+                    self.speed,
+                    1.0 / self.camera.rate_hz,
+                    reached,
+                )
             self._anchor = (now, t)  # a pause (a slow machine, a long wait): go on from here
         return not self._stop.is_set()

@@ -63,7 +63,8 @@ class SensedTable:
     ``actor``: who the journal says entered the sensed actions ("readers", or "demo");
     ``reveal``: ``"readers"`` (the Goblets poured out and counted, see :meth:`pour_out`) or
     ``"tracked"``; ``pour_out``: how a poured-out read settles; ``reveal_apart``: the tokens are
-    poured out apart from the Goblets' spots (the camera's reveal areas).
+    poured out apart from the Goblets' spots (the camera's reveal areas); ``pours_seen``: False
+    where no pour is sensed (the camera, see :class:`~companion.core.sensed.SensedSession`).
     """
 
     def __init__(
@@ -77,6 +78,7 @@ class SensedTable:
         reveal: str = "readers",
         pour_out: PourOutConfig | None = None,
         reveal_apart: bool = False,
+        pours_seen: bool = True,
     ) -> None:
         if reveal not in REVEALS:
             raise MalformedInput(f"must be one of {', '.join(REVEALS)}", field="reveal")
@@ -104,6 +106,7 @@ class SensedTable:
             contents=contents,
             pour_out=pour_out,
             reveal_apart=reveal_apart,
+            pours_seen=pours_seen,
         )
         self.game_id = table.record.id
         self.recorded: list[Action] = []

@@ -56,6 +56,8 @@ class HandTable(CourseByHand):
         self.screens: list[list[tuple[str, Token]]] = [[] for _ in self.names]
         self.lying: dict[int, tuple[str, list[str]]] = {}
         """Seat -> (the Goblet poured out there, the tokens lying flat on its reader)."""
+        self.set_down: set[int] = set()
+        """Seats whose poured-out Goblet stands on its spot again (:meth:`set_back`)."""
         self.live = self._reading()
 
     def _reading(self) -> LiveScenario:
@@ -131,13 +133,22 @@ class HandTable(CourseByHand):
         self.inside[name] = []
         self.contents[name] = []
 
+    def set_back(self, seat: int) -> None:
+        """The Goblet poured out at ``seat`` set down again on its spot, its tokens left lying
+        beside it (the camera's reveal areas lie apart from the spots: ``vision/README.md``)."""
+        name, _ = self.lying[seat]
+        self.motions.append(Motion(round(self.t, 3), "place", name, seat))
+        self.set_down.add(seat)
+
     def gather(self) -> None:
         """After the reveal: the tokens lying out go back to the pool with the screens', and each
-        Goblet is set back where it stood."""
+        Goblet is set back where it stood (unless it already stands there again)."""
         for seat, (name, uids) in sorted(self.lying.items()):
-            self.motions.extend(gather_motions(self.t, seat, name, uids))
+            goblet = None if seat in self.set_down else name
+            self.motions.extend(gather_motions(self.t, seat, goblet, uids))
             self._back_to_pool(uids)
         self.lying = {}
+        self.set_down = set()
         for place, screen in enumerate(self.screens):
             self._back_to_pool(uid for uid, _ in screen)
             self.screens[place] = []

@@ -44,11 +44,13 @@ def pour_out_motions(t: float, seat: int, goblet: str, uids: Iterable[str]) -> l
     return motions
 
 
-def gather_motions(t: float, seat: int, goblet: str, uids: Iterable[str]) -> list[Motion]:
-    """The tokens ``uids`` lying at ``seat`` gathered up at ``t``; ``goblet`` set back there."""
+def gather_motions(t: float, seat: int, goblet: str | None, uids: Iterable[str]) -> list[Motion]:
+    """The tokens ``uids`` lying at ``seat`` gathered up at ``t``; ``goblet`` set back there
+    (None: it already stands there again)."""
     motions = [Motion(round(t, 3), "take", pile(seat), seat, uid) for uid in uids]
     motions.append(Motion(round(t, 3), "lift", pile(seat), seat))
-    motions.append(Motion(round(t, 3), "place", goblet, seat))
+    if goblet is not None:
+        motions.append(Motion(round(t, 3), "place", goblet, seat))
     return motions
 
 

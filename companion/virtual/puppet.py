@@ -31,7 +31,10 @@ synthetic``): the camera sees the Goblets' rings and the tokens poured out at th
 pour (docs/rules-notes.md, "Camera play"). So the camera game draws the initial pour itself
 (journaled chance: the hands pour what it drew, read from it as a deal), a pour during play is
 made by hand but expected nowhere in the journal, and a step that had an unseen pour and ended on
-its limit is ended on the player's phone (a Pass tap), since the camera game cannot count it.
+its limit is ended on the player's phone (a Pass tap), since the camera game cannot count it. At
+the reveal each player in turn lifts their Goblet, pours it out in their reveal area and sets it
+down again on its spot (what the camera settles a seat on); the camera game's Toast carries
+``"pours": "unseen"``, which the puppeteer's own engine, seeing every pour, does not.
 
 Supported: 4-6 players, with Coaster rings, without Character cards (the sensors cannot see an
 ability); other options raise ``MalformedInput`` naming the option.
@@ -254,10 +257,11 @@ class Puppeteer:
         return False
 
     def _recorded(self, action: Action) -> Action:
-        """``action`` as this puppeteer expects it: a camera reveal carries the camera's counts,
-        which the puppeteer's own reveal does not (its engine knows the contents)."""
-        if self.sensor == "camera" and action.get("type") == "reveal":
-            return {"type": "reveal", "seat": action.get("seat")}
+        """``action`` as this puppeteer expects it: a camera reveal carries the camera's counts
+        and a camera Toast says the pours were unseen, which the puppeteer's own do not (its
+        engine knows the contents)."""
+        if self.sensor == "camera" and action.get("type") in ("reveal", "toast"):
+            return {"type": action["type"], "seat": action.get("seat")}
         return dict(action)
 
     def resync(self, sensed: Sensed) -> None:
@@ -443,13 +447,17 @@ class Puppeteer:
             table.wait(REVEAL_TAP)
             self._tap("reveal", caller)
         elif self.sensor == "camera":
-            # Every player pours out at once, then the Toast Caller taps: the camera's count of a
-            # reveal area settles on its read alone ("apart"), so an area still empty while its
-            # player waits for a turn would settle as an empty Goblet.
-            for place in range(len(self.engine.places)):
-                table.pour_out(place)
-            table.wait(REVEAL_TAP)
+            # The Toast Caller taps, then the players pour out one after another, each setting
+            # the Goblet down again on its spot: the camera settles a seat on the tokens in its
+            # reveal area, or on its Goblet lifted and set down again (an empty one), and an
+            # area still empty while its player waits is no empty Goblet (``PourOut``, apart).
             self._tap("pour_out", caller)
+            places = len(self.engine.places)
+            for place in self.rng.sample(range(places), places):
+                table.wait(table.span(table.hands.gap))
+                table.pour_out(place)
+                table.wait(table.span(table.hands.peek))  # held up, shown
+                table.set_back(place)
         else:
             self._tap("pour_out", caller)
             places = len(self.engine.places)

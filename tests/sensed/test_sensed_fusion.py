@@ -142,7 +142,9 @@ def pour_outs(places: int = 2) -> tuple[FusedPourOut, PourOut]:
     config = PourOutConfig(settle=1.0, reads=3)
     layout = {p: f"g{p}" for p in range(places)}
     readers = PourOut(layout, readers_registry(), rings=False, apart=True, config=config)
-    camera = PourOut(layout, readers_registry(), rings=False, apart=True, config=config)
+    camera = PourOut(
+        layout, readers_registry(), rings=False, apart=True, witness=True, config=config
+    )
     return FusedPourOut.joined(readers, camera), camera
 
 

@@ -108,7 +108,8 @@ def steps(table: CameraTable, clock: Clock, n: int, dt: float = 0.5) -> None:
 
 
 def start(service, table, synthetic, clock):
-    """Calibrate on the empty table, start a 4-player camera game, set the Goblets down."""
+    """Calibrate on the empty table, start a 4-player camera game, set the Goblets down: the
+    Course starts once the frames have shown the table set out for ``settle`` (1 s here)."""
     synthetic.scene = render.Scene(4)
     result = table.calibrate()
     assert result["method"] == "markers"
@@ -116,6 +117,11 @@ def start(service, table, synthetic, clock):
     houses = list(service.table.state.opts.houses)
     synthetic.scene = render.Scene(4, dict(enumerate(houses)))
     steps(table, clock, 2)
+    assert service.table.state.phase == "initial_pour"  # set out for less than ``settle``
+    for _ in range(6):
+        steps(table, clock, 1)
+        if service.table.state.phase == "play":
+            break
     return houses
 
 
@@ -168,8 +174,10 @@ def test_the_toast_is_scored_from_the_camera_counts(service, rig):
     targets = dict(zip(houses, service.table.state.targets, strict=True))  # the deal
     seat = table.bridge.turn_seat()
     service.act({"type": "toast", "seat": seat}, by=Viewer.seat(seat))
+    # The camera saw no pour: the engine cannot know whether the caller had Wine left.
+    assert service.table.state.warnings == []
     service.sensing.host_input({"input": "reveal"})
-    assert service.message(PUBLIC)["pour_out"][0]["status"] == "settling"
+    assert service.message(PUBLIC)["pour_out"][0]["status"] == "waiting"  # nothing shown yet
 
     poured = {
         0: {"wine": 2, "poison": 1},
@@ -178,10 +186,12 @@ def test_the_toast_is_scored_from_the_camera_counts(service, rig):
         3: {},
     }
     goblets = dict(enumerate(houses))
-    synthetic.scene = render.Scene(4, goblets, (), poured)
+    # Every Goblet lifted and poured out (seat 3's is empty), still in the players' hands.
+    synthetic.scene = render.Scene(4, {}, (), poured)
     steps(table, clock, 2)
     before = service.message(PUBLIC)["pour_out"]
     assert [s["tokens"] for s in before] == [3, 2, 3, 0]
+    assert before[3]["status"] == "settling"  # lifted, nothing in the area: not yet empty
 
     # A frame the detector refuses (a truncated frame) changes nothing.
     errors = table.loop.errors
@@ -191,8 +201,8 @@ def test_the_toast_is_scored_from_the_camera_counts(service, rig):
     assert service.message(PUBLIC)["camera"]["errors"] == errors + 1
     assert service.message(PUBLIC)["pour_out"] == before
 
-    # A Goblet's bowl leaning over seat 2's reveal area: that area is not seen, so that seat
-    # gets no snapshot (the others go on being read).
+    # The Goblets set down again; seat 2's bowl leans over its reveal area: that area is not
+    # seen, so that seat gets no snapshot (the others go on being read).
     x, y = TableLayout(4).reveal_centre(2)
     leaning = {p: h for p, h in goblets.items() if p != 2}
     synthetic.scene = render.Scene(4, leaning, ((goblets[2], x + 50, y),), poured)
@@ -217,6 +227,48 @@ def test_the_toast_is_scored_from_the_camera_counts(service, rig):
     assert [p["poisoned"] for p in result["places"]] == [truth[h].poisoned for h in houses]
     kinds = [e.action["type"] for e in service.store.entries(service.table.record.id)]
     assert kinds.count("reveal") == 1
+
+
+def test_gathering_up_after_the_reveal_is_never_recorded_as_play(service, rig):
+    """The camera's game draws the next Course's initial pour as soon as the Course starts, so
+    the Course must not start while the players still carry their Goblets back: a Goblet set
+    down again on its spot would be a Peek (docs/tracking.md, "Between Courses")."""
+    table, synthetic, _, clock = rig
+    houses = start(service, table, synthetic, clock)
+    goblets = dict(enumerate(houses))
+    seat = table.bridge.turn_seat()
+    service.act({"type": "toast", "seat": seat}, by=Viewer.seat(seat))
+    service.sensing.host_input({"input": "reveal"})
+    poured = {p: {"wine": 1, "poison": p % 2} for p in range(4)}
+    synthetic.scene = render.Scene(4, {}, (), poured)  # poured out, the Goblets held aside
+    for _ in range(12):
+        steps(table, clock, 1)
+        if service.table.state.results:
+            break
+    assert service.table.state.results, "the Toast was not revealed"
+    game = service.table.record.id
+    revealed = len(service.store.entries(game))
+    tracker = table.bridge.session.tracker
+    for _ in range(30):  # the Goblets still aside, until the tracker has them lifted
+        steps(table, clock, 1, dt=0.2)
+        if all(tracker.location(g) is None for g in houses):
+            break
+    assert all(tracker.location(g) is None for g in houses)
+    for back in range(4):  # set back on their spots one after another
+        synthetic.scene = render.Scene(4, {p: goblets[p] for p in range(back + 1)}, (), poured)
+        steps(table, clock, 2)
+    synthetic.scene = render.Scene(4, goblets, (), {0: poured[0], 1: poured[1]})
+    steps(table, clock, 3)
+    assert service.table.state.phase == "initial_pour"  # tokens still lying out
+    synthetic.scene = render.Scene(4, goblets)  # gathered up
+    for _ in range(8):
+        steps(table, clock, 1)
+        if service.table.state.phase == "play":
+            break
+    after = [(e.action["type"], e.actor) for e in service.store.entries(game)[revealed:]]
+    assert after and after[0] == ("initial_pour", "chance"), after
+    assert not {"peek", "rotate", "swap"} & {kind for kind, _ in after}, after
+    assert service.table.state.course == 2 and service.table.state.phase == "play"
 
 
 def test_without_a_calibration_the_host_is_told_and_nothing_crashes(service, rig):

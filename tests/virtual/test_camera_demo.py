@@ -8,6 +8,7 @@ where ``companion serve`` reads on the camera's own thread).
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -16,6 +17,7 @@ import pytest
 from companion import config
 from companion.commands import serve
 from companion.core import registry
+from companion.core.game import PUBLIC
 from companion.core.games.goblets.tokens import Token
 from companion.service import Service
 from companion.virtual.camera_scene import BESIDE, TableView
@@ -108,6 +110,9 @@ def test_a_whole_course_through_the_synthetic_camera_ends_in_the_puppeteers_scor
     # ... so the journal's Toast is the one the puppeteer's own engine scored.
     assert service.table.state.results[0]["vp"] == mine["vp"]
     assert puppet.desyncs == 0
+    # A legal game read exactly: no rule warning (the camera's Toast says the pours were unseen).
+    assert service.table.state.warnings == []
+    assert next(e.action for e in entries if e.action["type"] == "toast")["pours"] == "unseen"
     assert camera_table.loop.errors == 0 and camera_table.loop.frames > 100
     assert camera_table.tap.camera.renders < camera_table.loop.frames / 5  # drawn on change only
 
@@ -127,3 +132,62 @@ def test_a_wrong_calibration_sees_no_goblet_and_the_course_does_not_proceed(tmp_
     moves = [e.action["type"] for e in entries if e.actor == "camera"]
     assert not {"rotate", "swap", "peek", "toast", "reveal"} & set(moves)
     assert not service.table.state.results
+
+
+def driven_demo(tmp_path, speed: float):
+    """The camera demo as ``companion serve`` builds it (no ``frame``: the demo reads the camera
+    itself), not started; the real clock the show is paced by is moved by the test."""
+    from companion.service.camera import CameraTable
+    from companion.service.sensed_demo import SensedDemo
+    from vision import render
+    from vision.camera import SyntheticCamera
+
+    settings = config.replace(config.Config(), data_dir=str(tmp_path))
+    service = Service(settings, games=registry.load_all(), rng=random.Random(5))
+    synthetic = SyntheticCamera(seats=4, size=(640, 480), still=True)
+    synthetic.scene = render.Scene(4)
+    camera_table = CameraTable(
+        service, synthetic, calibration_path=tmp_path / "cal.json", rate_hz=2.5
+    )
+    camera_table.calibrate()
+    demo = SensedDemo(service, speed=speed, camera=camera_table)
+    service.new_game("goblets", demo.options, play="demo")
+    real = [0.0]
+    demo.real_clock = lambda: real[0]
+    camera_table.start()
+    return service, camera_table, demo, real
+
+
+def test_at_any_speed_the_demo_reads_a_frame_per_frame_period_of_table_time(tmp_path):
+    # At --speed 40 a camera reading by the real clock would see a Peek for 1/40 of its time.
+    service, camera_table, demo, real = driven_demo(tmp_path, 40.0)
+    assert not camera_table._thread.is_alive()  # the demo reads the camera, not a thread
+    times: list[float] = []
+    sink = camera_table.loop.sink
+
+    def seen(t, detections):
+        times.append(t)
+        sink(t, detections)
+
+    camera_table.loop.sink = seen
+    for _ in range(12):
+        real[0] += 0.4 / 40  # the machine keeps up with the speed asked
+        demo._step()
+    camera_table.stop()
+    assert len(times) >= 11
+    assert all(b - a == pytest.approx(0.4) for a, b in itertools.pairwise(times))
+    assert times[-1] == pytest.approx(camera_table.clock())
+    assert service.message(PUBLIC)["camera"]["fps"] == pytest.approx(2.5)  # of table time
+
+
+def test_a_speed_the_camera_cannot_follow_is_clipped_and_said_so(tmp_path, caplog):
+    _, camera_table, demo, real = driven_demo(tmp_path, 100.0)
+    with caplog.at_level("WARNING", logger="companion.service.sensed_demo"):
+        for _ in range(12):
+            real[0] += 0.4  # each frame takes 0.4 s to detect: 1x, not the 100x asked
+            demo._step()
+    frames = camera_table.loop.frames
+    camera_table.stop()
+    assert frames >= 11  # still a frame per frame period of table time
+    (record,) = [r for r in caplog.records if "cannot follow" in r.getMessage()]
+    assert "--speed 100" in record.getMessage() and "about 1.0x" in record.getMessage()

@@ -23,8 +23,18 @@ How a seat's read is judged (times are the observations' seconds):
   one, so each seat's count is confirmed by hand (:meth:`PourOut.confirm`), as is any seat whose
   reader cannot settle (a reader offline, a token that rolled away).
 - Where the tokens are poured out apart from the Goblet's spot (``apart``: the overhead camera's
-  reveal areas, ``vision/README.md``), a standing Goblet is no partial read of them: a seat
-  settles on its read alone, rings or none.
+  reveal areas, ``vision/README.md``), a standing Goblet is no partial read of them, but an empty
+  reveal area is no evidence either: an empty Goblet is legal, and so is a slow player who has
+  not poured yet. A seat settles only on what shows that it has poured out: tokens read in its
+  area (then the read must hold for ``settle`` seconds, as on a reader), or its Goblet lifted off
+  its spot (its ring unread there for ``lifted`` seconds, over two snapshots at least) and put
+  back (read there again, for ``settle`` seconds): an empty Goblet shown and set down again. A
+  Goblet lifted and not put back with nothing in its area is still in a hand, perhaps about to
+  be poured: the seat goes on *settling*. A seat that shows nothing waits for the Host's tap
+  (:meth:`PourOut.confirm`, "as read": empty). docs/tracking.md, "The camera's reveal".
+- A ``witness`` pour-out (the camera counting beside the readers,
+  :class:`~companion.core.sensed.fusion.FusedPourOut`) settles on its read alone: the readers'
+  own pour-out says when a seat has poured, the witness only whether it counts the same.
 
 The Host (or the seat's player) may confirm a seat at any moment: with counts typed in, or
 "as read" (the counts shown now). A confirmed seat is no longer read.
@@ -50,6 +60,9 @@ SETTLED = "settled"
 """The flat read has held for ``settle`` seconds: these are the Goblet's contents."""
 CONFIRMED = "confirmed"
 """Counted by hand (the Host or the seat's player)."""
+LIFT_SNAPSHOTS = 2
+"""Snapshots without its ring that a lift takes at least, poured out apart: a single frame that
+misses a ring (a misdetection) never shows a Goblet lifted."""
 
 
 @dataclass(frozen=True)
@@ -64,11 +77,17 @@ class PourOutConfig:
     - ``collect`` (3.0 s): after the reveal, a revealed token is kept away from the tracker until
       it has not been read anywhere for this long (the players gather the tokens up; one still
       lying on a reader must not be taken for a pour into the next Course's Goblet).
+    - ``lifted`` (0.5 s): poured out apart (the camera), a Goblet whose ring has gone unread at
+      its spot for this long, over :data:`LIFT_SNAPSHOTS` snapshots at least, has been lifted
+      (one frame that misses a ring is no lift). Short enough that a Goblet lifted, shown empty
+      and set down again is seen at 2.5 frames a second; the tracker's own ``absent_after`` is
+      0.5 s too.
     """
 
     settle: float = 2.0
     reads: int = 5
     collect: float = 3.0
+    lifted: float = 0.5
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -101,6 +120,32 @@ class _Seat:
         self.count_since = 0
         """Snapshots since :attr:`on` last changed."""
         self.confirmed: dict[str, int] | None = None
+        self.gone_since: float | None = None
+        """When the current run of snapshots without the Goblet's ring began (None: read)."""
+        self.gone_reads = 0
+        """Snapshots in that run."""
+        self.lifted = False
+        """The Goblet has been off its spot for ``lifted`` seconds since the pour-out began."""
+        self.back_since: float | None = None
+        """When the lifted Goblet was read on its spot again (None: not back, or lifted again)."""
+
+    def ring_read(self, t: float, read: bool, config: PourOutConfig) -> None:
+        """One snapshot of the seat's spot, its ring ``read`` there or not (poured out apart)."""
+        if read:
+            away = (
+                self.gone_since is not None
+                and t - self.gone_since >= config.lifted
+                and self.gone_reads >= LIFT_SNAPSHOTS
+            )
+            if away:
+                self.lifted, self.back_since = True, t  # set down again after a lift
+            self.gone_since, self.gone_reads = None, 0
+            return
+        if self.gone_since is None:
+            self.gone_since, self.gone_reads = t, 0
+        self.gone_reads += 1
+        if t - self.gone_since >= config.lifted and self.gone_reads >= LIFT_SNAPSHOTS:
+            self.lifted, self.back_since = True, None  # off its spot: in a hand, or set aside
 
 
 class PourOut:
@@ -109,7 +154,8 @@ class PourOut:
     ``layout``: place -> the Goblet standing there when the pour-out began (its ring says whether
     it is still standing); ``registry``: the enrolled tags; ``rings``: False for Raise Your Memory
     (every seat is confirmed by hand); ``apart``: the tokens are poured out apart from the
-    Goblets' spots (the camera's reveal areas); ``t``: when the players were asked to pour out.
+    Goblets' spots (the camera's reveal areas); ``witness``: this pour-out only checks another's
+    counts (it settles on its read alone); ``t``: when the players were asked to pour out.
     """
 
     def __init__(
@@ -119,11 +165,13 @@ class PourOut:
         *,
         rings: bool = True,
         apart: bool = False,
+        witness: bool = False,
         t: float = 0.0,
         config: PourOutConfig | None = None,
     ) -> None:
         self.registry = registry
         self.apart = apart
+        self.witness = witness
         self.config = config or PourOutConfig()
         self.places = len(layout)
         self.rings = rings
@@ -147,6 +195,7 @@ class PourOut:
         self.now = max(self.now, obs.t)
         seat = self.seats[obs.seat]
         tokens = set()
+        ring = False
         for uid in obs.tags:
             tag = self.registry.lookup(uid)
             if isinstance(tag, TokenTag):
@@ -154,9 +203,12 @@ class PourOut:
             elif isinstance(tag, Ring):
                 if uid in seat.rings:
                     seat.ring_seen = obs.t
+                    ring = True
             elif uid not in self.unknown:
                 self.unknown.add(uid)
                 notices.append({"notice": "unknown_tag", "seat": obs.seat})
+        if self.apart and seat.rings:
+            seat.ring_read(obs.t, ring, self.config)
         seat.reads.append((obs.t, frozenset(tokens)))
         self.seen |= tokens
         window = self.config.settle / 2
@@ -194,9 +246,15 @@ class PourOut:
             if seat.ring_seen is not None and now - seat.ring_seen < cfg.settle:
                 return WAITING
         stable = seat.since is not None and now - seat.since >= cfg.settle
-        if stable and seat.count_since >= cfg.reads:
+        stable = stable and seat.count_since >= cfg.reads
+        if not self.apart or self.witness or seat.on:
+            return SETTLED if stable else SETTLING
+        # Poured out apart and nothing in the area: only a Goblet shown and set down again
+        # says it was empty (see the module docstring).
+        back = seat.back_since is not None and now - seat.back_since >= cfg.settle
+        if back and stable:
             return SETTLED
-        return SETTLING
+        return SETTLING if seat.lifted else WAITING
 
     def counts(self, place: int) -> dict[str, int]:
         """The contents at ``place`` as confirmed, else as read now ({kind: n})."""
@@ -217,11 +275,13 @@ class PourOut:
     def view(self) -> list[dict[str, Any]]:
         """Per place: its status and how many tokens lie on its reader (never which: the counts
         by kind are the reveal itself and are shown only with it). None while the Goblet still
-        stands there: a partial read of a standing Goblet is no count."""
+        stands on the reader: a partial read of a standing Goblet is no count (poured out apart,
+        the area's count is one)."""
         out = []
         for place in range(self.places):
             status = self.status(place)
-            tokens = None if status == WAITING else sum(self.counts(place).values())
+            partial = status == WAITING and not self.apart
+            tokens = None if partial else sum(self.counts(place).values())
             out.append({"place": place, "status": status, "tokens": tokens})
         return out
 

@@ -13,6 +13,11 @@ their Goblet out onto their seat's reader spot; while they do, the snapshots go 
 flat read has settled (or been confirmed by hand) the Goblets are revealed with those counts,
 which win over the tracked pours. Afterwards the revealed tokens are kept from the tracker until
 they have been gathered up (not read anywhere for ``collect`` seconds).
+
+The camera sees no pour (``pours_seen=False``): its game starts a Course only once the table is
+seen gathered up and set out (:meth:`SensedSession.set_out`,
+:mod:`companion.core.sensed.gather`), and its Toast says the engine cannot know the caller's
+Wine (``"pours": "unseen"``, see :meth:`SensedTable.toast`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.game import Action
 from companion.core.games.goblets.state import GobletsState
 from companion.core.observations import Observation
+from companion.core.sensed.gather import Gather
 from companion.core.sensed.pour_out import PourOut, PourOutConfig
 from companion.core.sensed.table import Result, SensedTable
 from companion.core.tags import TagRegistry
@@ -46,7 +52,8 @@ class SensedSession:
     chance events sensors cannot see (see :class:`SensedTable`); ``contents``: Goblet name ->
     the token UIDs already in it (a Course resumed half-way: never reported as pours);
     ``pour_out``: how the reveal on the readers settles; ``reveal_apart``: the Goblets are
-    poured out apart from their spots (the camera's reveal areas: see ``PourOut``).
+    poured out apart from their spots (the camera's reveal areas: see ``PourOut``);
+    ``pours_seen``: False where no pour is sensed (the camera: see :class:`SensedTable`).
     """
 
     def __init__(
@@ -61,10 +68,13 @@ class SensedSession:
         contents: Mapping[str, Iterable[str]] | None = None,
         pour_out: PourOutConfig | None = None,
         reveal_apart: bool = False,
+        pours_seen: bool = True,
     ) -> None:
         if not isinstance(registry, TagRegistry):
             raise MalformedInput("must be a TagRegistry", field="registry")
-        self.table = SensedTable(state, layout=layout, ring_houses=ring_houses, rng=rng)
+        self.table = SensedTable(
+            state, layout=layout, ring_houses=ring_houses, rng=rng, pours_seen=pours_seen
+        )
         self.tracker = Tracker(
             registry,
             self.table.places,
@@ -81,6 +91,8 @@ class SensedSession:
         self._now = 0.0
         self.lying_out: dict[str, float] = {}
         """Revealed token -> when it was last read: kept from the tracker until gathered up."""
+        self.gather: Gather | None = None
+        """The table watched before a Course starts (:meth:`set_out`; else None)."""
 
     @property
     def now(self) -> float:
@@ -149,6 +161,32 @@ class SensedSession:
             if self._now - seen >= GATHERED:
                 del self.lying_out[uid]
         return self.table.start_course()
+
+    def set_out(self, t: float, tokens: Mapping[int, int | None]) -> bool:
+        """One look at the table before the Course has started (a camera frame: ``tokens``, place
+        -> tokens seen in its reveal area, None where it is not seen), after the frame's rings
+        went through :meth:`observe`. True once the table is gathered up and set out for the
+        Course (:class:`~companion.core.sensed.gather.Gather`): the caller may start it. False
+        once the Course has started (or while the Goblets are poured out)."""
+        self._now = max(self._now, t)
+        table, state = self.table, self.state
+        if (
+            self.pouring is not None
+            or state.phase != "initial_pour"
+            or table.started_course == state.course
+            or not table.names.is_bound
+        ):
+            self.gather = None
+            return False
+        home = table.names.engine_layout(state)
+        if self.gather is None or self.gather.home != home:
+            self.gather = Gather(home, self.pour_out_config)
+        believed = self.tracker.layout() or {}
+        # Believed there and read there now: a Goblet in the air is located nowhere.
+        located = {
+            place: name for place, name in believed.items() if self.tracker.location(name) == place
+        }
+        return self.gather.see(t, located, tokens)
 
     def end_turn(self, seat: int) -> Result:
         """``seat`` passes (see :meth:`SensedTable.end_turn`)."""

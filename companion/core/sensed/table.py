@@ -67,7 +67,9 @@ class SensedTable:
     ``ring_houses``: tracker Goblet name -> House (default: rings are named by their Houses).
     ``rng``: when given, chance events the sensors cannot see (Character and Target deals) are
     drawn with it as soon as they are due; otherwise sensed events wait for
-    :meth:`apply_chance`.
+    :meth:`apply_chance`. ``pours_seen``: False where no pour is sensed (the overhead camera):
+    the engine's screens then never lose a token, so a Toast is recorded with ``"pours":
+    "unseen"`` (see :meth:`toast`).
     """
 
     def __init__(
@@ -77,10 +79,12 @@ class SensedTable:
         layout: Mapping[int, str] | None = None,
         ring_houses: Mapping[str, str] | None = None,
         rng: random.Random | None = None,
+        pours_seen: bool = True,
     ) -> None:
         if not isinstance(state, GobletsState):
             raise MalformedInput("sensed play needs a 4-12 player Goblets game", field="state")
         self.state = state
+        self.pours_seen = pours_seen
         self.places = len(state.places)
         self.names = GobletNames(state, ring_houses)
         self.rng = rng
@@ -211,7 +215,13 @@ class SensedTable:
         return result
 
     def toast(self, seat: int) -> Result:
-        """``seat`` Calls the Toast ("The Course ends immediately")."""
+        """``seat`` Calls the Toast ("The Course ends immediately").
+
+        Where no pour is sensed (``pours_seen`` False) the engine still has every Wine token the
+        caller was dealt behind their screen: whether they had "no Wine tokens left" is theirs
+        to know, so the Toast says so (``"pours": "unseen"``) and the engine raises no warning
+        on that count (``docs/goblets.md``). The other conditions it can see still apply.
+        """
         return self._submit({"event": "input.toast", "seat": self._check_seat(seat)})
 
     def reveal(
@@ -378,21 +388,28 @@ class SensedTable:
 
     def _process(self, item: dict[str, Any], result: Result) -> None:
         kind = item["event"]
-        if self._pending_pass is not None and not self._is_late_own(item):
-            self._flush_pass(result)
+        passer = None
+        if self._pending_pass is not None:
+            if self._is_late_own(item):
+                passer = self._pending_pass[0]  # still the passing player's step
+            else:
+                self._flush_pass(result)
         if kind == "pour":
             self._pour(item, result)
         elif kind == "lift":
             self._lift(item, result)
         elif kind == "layout_change":
-            self._move_to(item["layout"], item["source"], result)
+            self._move_to(item["layout"], item["source"], result, passer)
         elif kind == "input.pass":
             if actors.is_own_step(self.state, item["seat"]):
                 self._pending_pass = (item["seat"], item.get("t"))
             else:
                 self._pass(item["seat"], result)
         elif kind == "input.toast":
-            self._apply({"type": "toast", "seat": item["seat"]}, result)
+            action: Action = {"type": "toast", "seat": item["seat"]}
+            if not self.pours_seen:
+                action["pours"] = "unseen"
+            self._apply(action, result)
 
     # -- the initial pour and Course setup --------------------------------------------------
 
@@ -485,8 +502,11 @@ class SensedTable:
             return result.extend(self._drain())
         return result.extend(self._submit(item))
 
-    def _move_to(self, target: Layout, source: str, result: Result) -> None:
-        """Record the move that turns the engine's layout into ``target``."""
+    def _move_to(
+        self, target: Layout, source: str, result: Result, seat: int | None = None
+    ) -> None:
+        """Record the move that turns the engine's layout into ``target``: by ``seat`` (a
+        passing player's own Swap reported late), else by whoever's turn it is."""
         state = self.state
         if state.phase != "play":
             if target != self.names.engine_layout(state):
@@ -502,7 +522,8 @@ class SensedTable:
             return
         if source in ("move", "layout") and not (len(change) == 1 and "rotate" in change[0]):
             result.notices.append({"notice": "move", "source": source, "change": change})
-        seat = self.turn_seat()
+        if seat is None:
+            seat = self.turn_seat()  # the pending pass applied: the next player's move
         for part in change:
             if "rotate" in part:
                 actor = seat if seat is not None else actors.anyone(state)

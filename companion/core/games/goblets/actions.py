@@ -48,6 +48,9 @@ ALLOWED = {
 }
 """What each kind of step allows."""
 
+UNSEEN = "unseen"
+"""A recorded Toast's ``"pours"``: the sensors saw no pour, so the caller's Wine is unknown."""
+
 STEP_RULE = {
     "turn": rules.TURNS,
     "final": rules.TOAST_PHASE,
@@ -88,6 +91,11 @@ def parse(state: GobletsState, action: Action, mode: Mode) -> int | None:
             _int(action, "from", n)
     elif kind == "ability":
         abilities.parse(state, action)
+    elif kind == "toast" and action.get("pours") is not None:
+        # Sensed play that sees no pour (the camera): the caller's screen is unknown to the
+        # engine. Only a sensor says so; a player's own Toast is checked on what the engine knows.
+        if mode is Mode.ENFORCING or action["pours"] != UNSEEN:
+            raise MalformedInput(f"must be absent or {UNSEEN!r} when recording", field="pours")
     elif kind == "reveal" and action.get("goblets") is not None:
         # What the Goblets hold is read from them at the reveal (the sensors, or the Host's count
         # of the revealed tokens): never told to the engine in play by hand, and never compared
@@ -105,16 +113,16 @@ def parse(state: GobletsState, action: Action, mode: Mode) -> int | None:
     return seat
 
 
-def can_toast(state: GobletsState, step: dict[str, Any]) -> bool:
-    """Toast "as your first (and only) action" with "no Wine tokens left [...] at the beginning"."""
+def can_toast(state: GobletsState, step: dict[str, Any], unseen: bool = False) -> bool:
+    """Toast "as your first (and only) action" with "no Wine tokens left [...] at the beginning".
+
+    ``unseen``: the pours were not seen (a Toast recorded ``"pours": "unseen"``), so the engine
+    cannot know the Wine left behind the screen and does not hold it against the caller.
+    """
+    no_wine = unseen or state.no_wine_at_start
     if step["kind"] == "toast_option":
-        return state.no_wine_at_start
-    return (
-        step["kind"] == "turn"
-        and not step.get("no_toast")
-        and state.taken == 0
-        and state.no_wine_at_start
-    )
+        return no_wine
+    return step["kind"] == "turn" and not step.get("no_toast") and state.taken == 0 and no_wine
 
 
 def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tuple[str, str] | None:
@@ -139,7 +147,7 @@ def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tupl
         own = place if action.get("from") is None else action["from"]
         if own != place or action["with"] == place:
             return "Swap exchanges Your Goblet for another player's", rules.SWAP
-    if kind == "toast" and not can_toast(state, step):
+    if kind == "toast" and not can_toast(state, step, action.get("pours") == UNSEEN):
         if step.get("no_toast") and step["seat"] == state.places[place]["winetaster"]:
             return "a Winetaster cannot Toast", rules.WINETASTER_NO_TOAST
         if step.get("no_toast"):
