@@ -61,11 +61,13 @@ BORDER = (layout.REVEAL_RADIUS + 1, layout.REVEAL_RADIUS + 7)
 that is not cloth there (a hand and its arm reaching in, a goblet's bowl leaning over) covers
 the area."""
 COVER_BORDER = 80
+"""Pixels of not-cloth in the band's outer half (towards the player, after opening) that make
+the area not seen: a hand and its arm reaching in (260 px or more on independent frames), a
+goblet set down over the area's edge. Wood grain and a neighbouring goblet's bowl can reach it
+too (up to 160 px): a safe refusal, where a lower bar would misread a goblet's cover."""
 COVER_INNER = 300
 """The same on the band's inner half (towards the table's centre), where a goblet's bowl,
-standing above the table, leans over the area's edge on a tilted camera without hiding it: a
-hand's arm reaches in from the player's side, the outer half."""
-"""Pixels of not-cloth in the band (after opening) that make the area not seen."""
+standing above the table, leans over the area's edge on a tilted camera without hiding it."""
 SATURATED = frame.SATURATED
 """Saturated pixels (marked by :func:`vision.frame.relight`) are glare: colours there are lost."""
 COVER_GLARE = 5 * TOKEN_AREA
@@ -78,6 +80,7 @@ _CLASSIFY = palette.Classifier(_LAB)
 """The nearest token colour of every pixel (the cloth is each frame's own:
 :func:`_cloth_distance`)."""
 _WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)
+_SQUARED_WEIGHTS = (_WEIGHTS.astype(np.float64) ** 2).reshape(1, 3)
 _KIND_WEIGHTS = np.array([0.4, 1.0, 1.0], np.float32)
 """A token's kind is named with lightness weighing less still: what sheen the darkest quarter
 of its face keeps lightens it, and leaves its hue."""
@@ -130,6 +133,13 @@ UNEXPLAINED = 0.55
 """Unexplained pixels covering this fraction of a token's area are a token."""
 THICK = 0.4 * R
 """Unexplained pixels are a token only where they are this deep somewhere."""
+GRAIN_WINDOW = 13
+"""Local contrast is measured over this many pixels: more than one period of a wood grain."""
+TEXTURED = 0.03
+"""A table whose grain has this much local contrast (wood) shows a hand the colour of it."""
+SMOOTH = 0.35
+SMOOTH_AREA = 2 * TOKEN_AREA
+"""Less than :data:`SMOOTH` of the grain over this many pixels is no table."""
 NEAR_CLOTH = 22.0
 """A token colour within this weighted Lab distance of the cloth is the cloth's colour."""
 STANDS_OUT = 0.08
@@ -263,15 +273,17 @@ def _sheen_to_token(classes: np.ndarray) -> None:
 
 def _cloth_distance(lab: np.ndarray, cloth_bgr: np.ndarray) -> np.ndarray:
     """Every pixel's weighted Lab distance to the frame's cloth at the nearest of its
-    :data:`SHADES` (the same weights as the token classifier's)."""
+    :data:`SHADES` (the same weights as the token classifier's). OpenCV's per-element
+    arithmetic: a third of the time numpy's temporaries take on a Pi."""
     shades = np.array([[np.clip(cloth_bgr * k, 0, 255) for k in SHADES]], np.uint8)
-    refs = cv2.cvtColor(shades, cv2.COLOR_BGR2Lab)[0].astype(np.float32) * _WEIGHTS
-    f = lab.astype(np.float32) * _WEIGHTS
+    refs = cv2.cvtColor(shades, cv2.COLOR_BGR2Lab)[0].astype(np.float64)
+    f = lab.astype(np.float32)
     best = None
     for ref in refs:
-        d = ((f - ref) ** 2).sum(axis=-1)
-        best = d if best is None else np.minimum(best, d)
-    return np.sqrt(best)
+        d = cv2.subtract(f, (*ref, 0.0))
+        d = cv2.transform(cv2.multiply(d, d), _SQUARED_WEIGHTS)
+        best = d if best is None else cv2.min(best, d)
+    return cv2.sqrt(best)
 
 
 def _bgr8(bgr: np.ndarray) -> np.ndarray:
@@ -377,6 +389,31 @@ def _cloth_coloured(
     return found
 
 
+def _untextured(crop: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) -> bool:
+    """True when a wide patch of what looks like cloth lacks the table's grain: a hand or an
+    arm the table's own colour (dark skin over wood) hides the area. Only on a textured table
+    (wood): the grain's local contrast (standard deviation over mean, which a shadow keeps) is
+    measured on the cloth of the band round the area, and a smooth patch of two tokens' area
+    or more, in the area or the band, is no table."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = cv2.blur(grey, (GRAIN_WINDOW, GRAIN_WINDOW))
+    spread = cv2.blur(grey * grey, (GRAIN_WINDOW, GRAIN_WINDOW)) - mean * mean
+    spread = cv2.sqrt(cv2.max(spread, 0.0))
+    contrast = spread / cv2.max(mean, 1.0)
+    where = cloth_like & ((_DISC | _BAND) > 0) & (table > 0)
+    # The grain is measured on the band round the area: no token lies there to add edges.
+    bare_band = where & (_BAND > 0)
+    if int(bare_band.sum()) < SMOOTH_AREA:
+        return False
+    grain = float(np.median(contrast[bare_band]))
+    if grain < TEXTURED:
+        return False
+    smooth = (where & (contrast < SMOOTH * grain)).astype(np.uint8)
+    smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, _NEAR)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=8)
+    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= SMOOTH_AREA
+
+
 def area_blobs(
     normalised: np.ndarray, cx: float, cy: float, cloth: Cloth | None = None
 ) -> list[Blob] | None:
@@ -412,6 +449,8 @@ def area_blobs(
         (_cloth_distance(lab, cloth.bgr) <= token_distance)
         & ~(colourless & ~cloth.mask(crop, darkest=0.3, looser=CLOTH_LOOSER))
     )
+    if _untextured(crop, cloth_like, table):
+        return None
     # A lamp's sheen greys a Poison token to the colour of the cloth in shadow; but a shadow
     # on the table is broad (a goblet's, a hand's), a token small: what is much darker than the
     # table round it at a token's scale, and colourless, is a sheened Poison token.
