@@ -65,9 +65,10 @@ COVER_BORDER = 80
 the area not seen: a hand and its arm reaching in (260 px or more on independent frames), a
 goblet set down over the area's edge. Wood grain and a neighbouring goblet's bowl can reach it
 too (up to 160 px): a safe refusal, where a lower bar would misread a goblet's cover."""
-COVER_INNER = 300
+COVER_INNER = 260
 """The same on the band's inner half (towards the table's centre), where a goblet's bowl,
-standing above the table, leans over the area's edge on a tilted camera without hiding it."""
+standing above the table, leans over the area's edge on a tilted camera without hiding it (up
+to 250 px on independent frames; a hand reaching in over it, 290 px or more)."""
 SATURATED = frame.SATURATED
 """Saturated pixels (marked by :func:`vision.frame.relight`) are glare: colours there are lost."""
 COVER_GLARE = 5 * TOKEN_AREA
