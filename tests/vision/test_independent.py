@@ -39,11 +39,11 @@ def test_the_judge_puts_the_markers_where_aruco_finds_them():
             assert math.dist((x, y), (cx, cy)) < 1.5
 
 
-def test_clean_frames_token_counts_are_exact_and_rings_mostly():
+def test_clean_frames_rings_and_token_counts_are_exact():
     result = tally(range(600, 606), "clean", (1280, 720))
     assert result.refused == 0
     assert result.tokens == result.seats > 0
-    assert result.rings >= 0.9 * result.seats
+    assert result.rings == result.seats
 
 
 @pytest.mark.parametrize("surface", ["wood", "green_felt", "dark_blue", "red"])
@@ -61,10 +61,16 @@ def test_the_cloth_model_learns_any_cloth_from_the_markers_white(surface):
     assert np.abs(cloth.bgr - want).max() <= 0.15 * want.max() + 6, (cloth.bgr, want)
 
 
-def test_realistic_frames_stay_above_todays_floor():
-    result = tally(range(800, 812), "realistic", (1280, 720))
-    assert result.rings >= 0.85 * result.seats
-    assert result.tokens >= 0.6 * result.seats
+@pytest.mark.parametrize(
+    ("size", "seeds"), [((1280, 720), range(800, 812)), ((640, 480), range(812, 820))]
+)
+def test_realistic_frames_stay_above_todays_floor(size, seeds):
+    # Today (2026-12-01): every ring right, 40/40 seats' tokens at 1280x720 on seeds 800-811
+    # (39/40 at 640x480 on the same seeds: a clump of Antidotes on white linen).
+    result = tally(seeds, "realistic", size)
+    assert result.rings == result.seats
+    assert result.tokens >= 0.9 * result.seats
+    assert result.exact >= 0.75 * result.frames
     assert result.misread == 0
 
 
