@@ -375,14 +375,17 @@ def render(
     hand: bool = False,
     glare: bool = False,
     empty: bool = False,
+    surface: str | None = None,
 ) -> tuple[np.ndarray, Truth]:
-    """A BGR frame and its ground truth, deterministic from ``seed``."""
+    """A BGR frame and its ground truth, deterministic from ``seed``; ``surface`` sets the
+    table top (one of :data:`SURFACES`) instead of drawing it, every other draw unchanged."""
     spec_level = LEVELS[level]
     rng = np.random.default_rng([seed, 0x13])
     u = lambda pair: float(rng.uniform(*pair))  # noqa: E731
     seats = int(rng.integers(2, 7)) if seats is None else seats
     table = TableLayout(seats)
-    surface = str(rng.choice(spec_level.surfaces))
+    drawn = str(rng.choice(spec_level.surfaces))  # drawn either way: the stream stays the same
+    surface = drawn if surface is None else surface
     tilt = u(spec_level.tilt)
     camera = _Camera(rng, size, tilt)
     lamp_az = rng.uniform(0, 2 * math.pi)
