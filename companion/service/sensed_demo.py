@@ -110,6 +110,31 @@ class ShowClock:
         self._offset = None
 
 
+def tap_session(
+    service: Service, bridge: SensedTable, game_id: int, tap: Tap, camera: bool
+) -> None:
+    """One of the show's taps into the demo game's sensed session: what its sensors cannot see.
+    The camera reads the reveal off the poured-out areas, so its reveal is a pour-out. A tap the
+    session refuses means the journal went another way (the Host acted): the puppeteer follows."""
+    try:
+        if tap.kind == "start_course":
+            bridge.start_course()
+        elif tap.kind == "pass":
+            bridge.end_turn(tap.seat)
+        elif tap.kind == "toast":
+            bridge.toast(tap.seat)
+        elif tap.kind == "reveal" and not camera:
+            bridge.reveal()
+        elif tap.kind in ("reveal", "pour_out"):
+            bridge.pour_out()
+        elif tap.kind == "enter":  # the tie-break, entered by the Host
+            service.act(tap.action, by=HOST, mode=Mode.RECORDING, game_id=game_id, actor="demo")
+        elif tap.kind == "fix_layout":  # the Host's fix after a conflict
+            bridge.fix_layout(tap.layout)
+    except CupbearerError as error:
+        log.info("%s demo: %s refused: %s", "camera" if camera else "sensed", tap.kind, error)
+
+
 class ServiceSink:
     """The service's sensed table as the sensed side of the puppet show (``virtual.show``)."""
 
@@ -128,27 +153,7 @@ class ServiceSink:
 
     def tap(self, tap: Tap) -> None:
         """A phone tap (or the Host's hand): what sensors cannot see."""
-        bridge = self.bridge
-        try:
-            if tap.kind == "start_course":
-                bridge.start_course()
-            elif tap.kind == "pass":
-                bridge.end_turn(tap.seat)
-            elif tap.kind == "toast":
-                bridge.toast(tap.seat)
-            elif tap.kind == "reveal":
-                bridge.reveal()
-            elif tap.kind == "pour_out":
-                bridge.pour_out()
-            elif tap.kind == "enter":  # the tie-break, entered by the Host
-                self.service.act(
-                    tap.action, by=HOST, mode=Mode.RECORDING, game_id=self.game_id, actor="demo"
-                )
-            elif tap.kind == "fix_layout":  # the Host's fix after a conflict
-                bridge.fix_layout(tap.layout)
-        except CupbearerError as error:
-            # The journal went another way (the Host acted): the puppeteer will follow it.
-            log.info("sensed demo: %s refused: %s", tap.kind, error)
+        tap_session(self.service, self.bridge, self.game_id, tap, camera=False)
 
     def sensed(self) -> Sensed:
         """The journal's actions of this game, the layout the tracker believes, the state."""
@@ -186,25 +191,8 @@ class CameraSink:
     def tap(self, tap: Tap) -> None:
         """A phone tap (or the Host's hand): what the camera cannot see."""
         bridge = self._session()
-        if bridge is None:
-            return
-        try:
-            if tap.kind == "start_course":
-                bridge.start_course()
-            elif tap.kind == "pass":
-                bridge.end_turn(tap.seat)
-            elif tap.kind == "toast":
-                bridge.toast(tap.seat)
-            elif tap.kind in ("reveal", "pour_out"):
-                bridge.pour_out()  # the Goblets poured out in the reveal areas, counted
-            elif tap.kind == "enter":  # the tie-break, entered by the Host
-                self.service.act(
-                    tap.action, by=HOST, mode=Mode.RECORDING, game_id=self.game_id, actor="demo"
-                )
-            elif tap.kind == "fix_layout":
-                bridge.fix_layout(tap.layout)
-        except CupbearerError as error:
-            log.info("camera demo: %s refused: %s", tap.kind, error)
+        if bridge is not None:
+            tap_session(self.service, bridge, self.game_id, tap, camera=True)
 
     def sensed(self) -> Sensed:
         """The journal's actions of this game, the layout the camera's tracker believes."""
