@@ -168,6 +168,19 @@ def start_hardware(service: Service, config: settings.Config) -> HardwareTable:
     return hardware.start()
 
 
+def need_opencv() -> None:
+    """The camera reads its frames with OpenCV, the ``vision`` extra: a clear error naming the
+    way out when it is not installed, not a traceback from deep in the camera's import."""
+    try:
+        import cv2  # noqa: F401  (only whether it imports)
+    except ImportError:
+        raise MalformedInput(
+            "needs OpenCV, the project's vision extra: pip install -e '.[vision]' "
+            "(scripts/run installs it)",
+            field="camera.source",
+        ) from None
+
+
 def start_camera(service: Service, config: settings.Config) -> CameraTable:
     """Open the overhead camera and read it into the sensed table of games played "camera", and
     beside the readers in games played "readers" (``companion.service.camera.CameraWitness``).
@@ -252,6 +265,8 @@ def run(args: argparse.Namespace) -> int:
     config = build_config(args)
     config.data_dir.mkdir(parents=True, exist_ok=True)
     service = Service(config)
+    if config.camera.is_configured and not config.is_virtual:
+        need_opencv()
     drivers = []
     if config.is_virtual:
         drivers.append(start_virtual_table(service, config))
