@@ -76,13 +76,21 @@
   const POUR_STATUS = {waiting: "Goblet still on the reader", settling: "reading…",
     settled: "settled", confirmed: "counted by hand", differs: "readers and camera differ: the Host decides"};
 
+  const POUR_HOW = {
+    readers: "Lift your Goblet, pour it out onto your reader spot in one layer, and set the empty Goblet aside. The Toast is scored once every seat's reader has settled.",
+    camera: "Lift your Goblet, pour it out in front of you in one layer where the camera sees it, and set the Goblet back on its spot. The Toast is scored once the camera has counted every seat.",
+  };
+
   function pourOut(message) {
-    // The reveal on the readers: each seat's progress, and how many tokens lie on its reader.
+    // The reveal: each seat's progress, and how many tokens lie on its reader (or, with the
+    // camera alone, in its reveal area). With reader nodes the readers count, the camera checks.
     const seats = message.pour_out;
     document.getElementById("pour-out-panel").hidden = !seats;
     if (!seats) return;
+    const byCamera = Boolean(message.camera) && !Object.keys(message.readers || {}).length;
+    document.getElementById("pour-out-how").textContent = POUR_HOW[byCamera ? "camera" : "readers"];
     CB.fill("pour-out", seats.map((s) => CB.el("li", {class: "pour-" + s.status, "data-status": s.status},
-      `${Goblets.seatName(s.place)}: ${POUR_STATUS[s.status] || s.status}` +
+      `${Goblets.seatName(s.place)}: ${(byCamera && s.status === "waiting") ? "not poured out yet" : POUR_STATUS[s.status] || s.status}` +
         (s.tokens === null ? "" : ` · ${s.tokens} token${s.tokens === 1 ? "" : "s"}`))));
   }
 
