@@ -67,3 +67,15 @@ def play(state: CenaState, *moves: tuple[str, int]) -> list[dict]:
     for card, house in moves:
         events += state.apply({"type": "play", "card": card, "house": house})
     return events
+
+
+def leads_per_round(events: list[dict]) -> list[int | None]:
+    """The House that played the first card after each poison reveal (each round's first lead:
+    "The Host House leads the first trick")."""
+    leads: list[int | None] = []
+    for event in events:
+        if event["event"] == "poison_revealed":
+            leads.append(None)
+        elif event["event"] == "played" and leads[-1] is None:
+            leads[-1] = event["house"]
+    return leads

@@ -14,7 +14,7 @@ import random
 from collections import Counter
 
 import pytest
-from cena_helpers import deal_with, new
+from cena_helpers import deal_with, leads_per_round, new
 
 from companion.cli import main
 from companion.core.errors import IllegalAction, MalformedInput
@@ -26,17 +26,6 @@ SETUP_HOST = (
     "The player who most recently poisoned someone (or randomly if there is no evidence) becomes "
     "the Host House and receives the invitation tile."
 )
-
-
-def leads_per_round(events):
-    """The House that played the first card after each poison reveal (the round's first lead)."""
-    leads = []
-    for event in events:
-        if event["event"] == "poison_revealed":
-            leads.append(None)
-        elif event["event"] == "played" and leads[-1] is None:
-            leads[-1] = event["house"]
-    return leads
 
 
 def test_the_rule_is_quoted_by_the_engine():

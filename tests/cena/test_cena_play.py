@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from cena_helpers import at_feast, at_welcome, new, play, welcome_all
+from cena_helpers import at_feast, at_welcome, leads_per_round, new, play, welcome_all
 
 from companion.core import registry
 from companion.core.errors import IllegalAction, MalformedInput
@@ -134,14 +134,8 @@ def test_three_rounds_host_passes_left():
     assert [s["round"] for s in state.scores] == [1, 2, 3]
     reveals = [e for e in events if e["event"] == "poison_revealed"]
     assert len({e["number"] for e in reveals}) == 3
-    leads = []
-    for event in events:
-        if event["event"] == "poison_revealed":
-            leads.append(None)
-        elif event["event"] == "played" and leads[-1] is None:
-            leads[-1] = event["house"]
     # "The Host House leads the first trick." of each round: Hosts 2, 3, 0.
-    assert leads == [2, 3, 0]
+    assert leads_per_round(events) == [2, 3, 0]
 
 
 def test_single_course_is_one_round():
