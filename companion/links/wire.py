@@ -17,6 +17,7 @@ Every decoding failure raises :class:`~companion.core.errors.MalformedInput` nam
 
 from __future__ import annotations
 
+import binascii
 import json
 import struct
 from dataclasses import dataclass
@@ -91,13 +92,13 @@ reset, not as up to 255 lost frames."""
 
 
 def crc16_ccitt_false(data: bytes, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, xorout 0 (check 0x29B1)."""
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-            crc &= 0xFFFF
-    return crc
+    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, xorout 0 (check 0x29B1).
+
+    That is the CRC the standard library's ``binascii.crc_hqx`` computes (the XMODEM polynomial,
+    seeded here with 0xFFFF); the firmware keeps its own MicroPython loop, checked against the same
+    golden vectors.
+    """
+    return binascii.crc_hqx(data, crc)
 
 
 # --- serial payloads -----------------------------------------------------------------------
