@@ -129,11 +129,6 @@ class SensedTable:
         with self.lock:
             self._take(self.session.observe(observation))
 
-    def observe_many(self, observations: Iterable[Observation]) -> None:
-        """Many snapshots, in delivery order."""
-        for observation in observations:
-            self.observe(observation)
-
     def advance(self, t: float) -> None:
         """Time passes with no snapshot (a settling layout is believed)."""
         with self.lock:
