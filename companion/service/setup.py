@@ -39,6 +39,8 @@ HOST_PLAYS: dict[str, tuple[str, ...]] = {
     "cena": ("phones",),
 }
 """How the Host may have each game played (a game not listed: on the phones only)."""
+READERS = "the reader nodes do"
+"""Who reads the table in :func:`check_sensable`'s messages: the readers (the default)."""
 PLAY_NAMES = {
     "phones": "on the phones",
     "readers": "with the reader nodes",
@@ -110,21 +112,23 @@ def check_play(game: str, play: Any, state: GameState, sensed_plays: frozenset[s
     return play
 
 
-def check_sensable(state: GameState, sensor: str = "the reader nodes do") -> GobletsState:
+def check_sensable(state: GameState, sensor: str = READERS) -> GobletsState:
     """``state`` if the sensors can play it (the sensed session's reach), else the reason
     (``sensor``: who cannot read it, with its verb).
 
-    The sensed session reads the 4-6 player game: Russian Goblette's Goblets in a row, Winetasters'
-    pairs and Character abilities are not read yet (docs/tracking.md).
+    The sensed session reads the 4-12 player game, Winetasters' pairs on the readers (a pair's
+    Goblet on one reader spot: ``core/sensed/pairs.py``); Russian Goblette's Goblets in a row and
+    Character abilities are not read yet, nor Winetasters by the camera (docs/tracking.md).
     """
     if not isinstance(state, GobletsState):
         raise MalformedInput(
             f"{sensor} not read Russian Goblette's six Goblets in a row yet: play it on the phones",
             field="variant",
         )
-    if state.opts.is_winetasters:
+    if state.opts.is_winetasters and sensor != READERS:
+        # Played and measured on the readers only (docs/tracking.md, "Winetasters").
         raise MalformedInput(
-            f"{sensor} not read Winetasters' pairs yet: play it on the phones",
+            f"{sensor} not read Winetasters' pairs yet: play it with the readers or the phones",
             field="players",
         )
     if state.opts.characters:

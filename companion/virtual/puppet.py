@@ -36,7 +36,11 @@ the reveal each player in turn lifts their Goblet, pours it out in their reveal 
 down again on its spot (what the camera settles a seat on); the camera game's Toast carries
 ``"pours": "unseen"``, which the puppeteer's own engine, seeing every pour, does not.
 
-Supported: 4-6 players, with Coaster rings, without Character cards (the sensors cannot see an
+Winetasters (7-12 players): a pair plays at its place's Goblet, the Winetaster's act first; a
+Noble who does not Toast and a Winetaster who takes no free Peek say nothing (the pair's next act
+tells the sensed side, ``core/sensed/pairs.py``), so the puppeteer goes straight on to the act.
+
+Supported: 4-12 players, with Coaster rings, without Character cards (the sensors cannot see an
 ability); other options raise ``MalformedInput`` naming the option.
 """
 
@@ -72,6 +76,8 @@ REVEAL_TAP = 0.2
 """Seconds between the Goblets emptied and the reveal tapped (a moment, see ``HandTable``)."""
 DEALT = frozenset({"deal_characters", "deal_winetaster_cards", "deal_targets", "legacy_draw"})
 """Chance actions the sensed side draws itself (the players read them from it)."""
+SILENT = {"toast_option": "defer", "free_peek": "pass"}
+"""A Winetaster pair's steps closed without a word (see ``core/sensed/pairs.py``)."""
 REVEALS = ("readers", "tracked")
 """How the Goblets are revealed: poured out on the readers (the sensing design's ground truth),
 or emptied where they stand, revealing what was tracked."""
@@ -115,10 +121,8 @@ class Sensed:
 def check_options(state: Any) -> GobletsState:
     """``state`` if the puppeteer can play it (see the module docstring), else MalformedInput."""
     if not isinstance(state, GobletsState):
-        raise MalformedInput("the puppeteer plays 4-6 player Raise Your Goblets", field="players")
+        raise MalformedInput("the puppeteer plays 4-12 player Raise Your Goblets", field="players")
     opts = state.opts
-    if opts.is_winetasters:
-        raise MalformedInput("the puppeteer plays 4-6 players", field="players")
     if opts.raise_your_memory:
         raise MalformedInput("the puppeteer plays with Coaster rings", field="raise_your_memory")
     if opts.characters:
@@ -366,6 +370,13 @@ class Puppeteer:
     def _play(self, step: dict[str, Any]) -> None:
         table = self.table
         action = self._choose(step)
+        if step["kind"] in SILENT and action["type"] == SILENT[step["kind"]]:
+            # Winetasters: the Noble does not Toast, or the Winetaster takes no free Peek. Nobody
+            # says so: the partner's next act tells the sensed side (core/sensed/pairs.py).
+            self._apply(action)
+            if not self.engine.is_over() and self.engine.to_move() is not CHANCE:
+                self._play(self.engine.steps[0])
+            return
         table.wait(table.span(THINK))
         kind, place = action["type"], step["place"]
         if kind == "pour":
@@ -405,6 +416,8 @@ class Puppeteer:
             kinds.setdefault(action["type"], []).append(action)
         if "toast" in kinds and self._round() >= self._course.toast_round and rng.random() < 0.9:
             return kinds["toast"][0]
+        if step["kind"] == "toast_option":
+            return kinds["defer"][0]  # not the Toast's round yet: the pair plays as normal
         weights = dict(WEIGHTS.get(step["kind"], WEIGHTS["final"]))
         if step["kind"] == "turn":
             weights["pass"] = EARLY_PASS if engine.taken else 0.15 * EARLY_PASS

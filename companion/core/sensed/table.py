@@ -29,7 +29,7 @@ from companion.core.errors import AmbiguousObservation, CupbearerError, Malforme
 from companion.core.game import CHANCE, Action, Event, Mode
 from companion.core.games.goblets.state import GobletsState
 from companion.core.games.goblets.tokens import check_contents, is_kind
-from companion.core.sensed import actors
+from companion.core.sensed import actors, pairs
 from companion.core.sensed.places import (
     GobletNames,
     Layout,
@@ -373,6 +373,8 @@ class SensedTable:
 
     def _apply(self, action: Action, result: Result, raise_errors: bool = False) -> bool:
         """Apply ``action`` in recording mode; a refusal becomes a notice (or is raised)."""
+        for silent in pairs.implied(self.state, action):  # a Winetaster pair's unspoken step
+            self._apply(silent, result)
         try:
             events = self.state.apply(action, Mode.RECORDING)
         except CupbearerError as error:
