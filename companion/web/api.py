@@ -16,7 +16,7 @@ from companion.core.game import HOST, PUBLIC, Mode, Viewer
 from companion.service.seats import NOT_SEATED, Claim, NotSeated
 from companion.store.decks import load_characters, save_characters
 from companion.web import auth
-from companion.web.errors import Forbidden
+from companion.web.errors import NOT_HOST, HttpError
 from companion.web.qr import qr_svg
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -51,7 +51,7 @@ def body() -> dict[str, Any]:
 def require_host() -> None:
     """Refuse unless the Host is logged in (401)."""
     if not auth.is_host():
-        raise Forbidden("log in as the Host first", status=401)
+        raise HttpError(401, NOT_HOST)
 
 
 def claim() -> Claim | None:
@@ -163,11 +163,11 @@ def login():
     address = request.remote_addr or "?"
     wait = gate.retry_after(address)
     if wait > 0:
-        raise Forbidden(f"too many wrong PINs: wait {wait:.0f} s", field="pin", status=429)
+        raise HttpError(429, f"too many wrong PINs: wait {wait:.0f} s", field="pin")
     if not gate.check(address, body().get("pin")):
         wait = gate.retry_after(address)
         after = f": the next try in {wait:.0f} s" if wait > 0 else ""
-        raise Forbidden(f"wrong PIN{after}", field="pin", status=401)
+        raise HttpError(401, f"wrong PIN{after}", field="pin")
     session.clear()
     session["host"] = _ctx().sessions.begin()
     return jsonify({"host": True, "csrf": auth.session_csrf()})
@@ -181,7 +181,7 @@ def logout():
     everywhere = data.get("everywhere") is True
     sid = session.get("host")
     if everywhere and not auth.is_host():
-        raise Forbidden("log in as the Host first", status=401)
+        raise HttpError(401, NOT_HOST)
     sessions = _ctx().sessions
     sessions.end(sid, everywhere=everywhere)
     service = _ctx().service

@@ -1,4 +1,4 @@
-"""Typed errors translated at the edge: 400 malformed, 403 forbidden, 404, 409 with the rule.
+"""Typed errors translated at the edge: 400 malformed, 401/403/429 refused, 404, 409 with the rule.
 
 API requests (and SSE) get JSON ``{"error": ..., "field"|"rule": ...}``; page requests get a
 short HTML page. An unexpected exception is logged and answered 500 without its details.
@@ -23,14 +23,29 @@ from companion.store.journal import NotFound
 log = logging.getLogger(__name__)
 
 
-class Forbidden(CupbearerError):
-    """The request lacks the right credentials (Host session, seat cookie or CSRF token)."""
+class HttpError(CupbearerError):
+    """A request refused for what it lacks, answered ``status`` with ``{"error", "field"}``.
 
-    def __init__(self, message: str, *, field: str | None = None, status: int = 403) -> None:
+    401: the Host is not logged in; 429: too many wrong PINs, wait. (Bad input is
+    :class:`~companion.core.errors.MalformedInput`, 400; a phone holding no seat is
+    :class:`~companion.service.seats.NotSeated`.)
+    """
+
+    def __init__(self, status: int, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
+        self.status = status
         self.detail = message
         self.field = field
-        self.status = status
+
+
+class Forbidden(HttpError):
+    """403: the request lacks the right credentials (a CSRF token)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(403, message, field=field)
+
+
+NOT_HOST = "log in as the Host first"
 
 
 def _reply(status: int, body: dict):
@@ -62,8 +77,8 @@ def register_errors(app) -> None:
     def not_seated(error: NotSeated):
         return _reply(error.status, {"error": error.detail, "rejoin": True})
 
-    @app.errorhandler(Forbidden)
-    def forbidden(error: Forbidden):
+    @app.errorhandler(HttpError)
+    def refused(error: HttpError):
         return _reply(error.status, {"error": error.detail, "field": error.field})
 
     @app.errorhandler(HTTPException)

@@ -17,11 +17,12 @@ import json
 
 from flask import Blueprint, Response, request, session
 
+from companion.core.errors import MalformedInput
 from companion.core.game import HOST, PUBLIC, Viewer
 from companion.service import Closed, Subscriber
 from companion.service.seats import NOT_SEATED, NotSeated
 from companion.web import auth
-from companion.web.errors import Forbidden
+from companion.web.errors import NOT_HOST, HttpError
 
 bp = Blueprint("sse", __name__, url_prefix="/api")
 
@@ -50,7 +51,7 @@ def _subscribe(service) -> Subscriber:
         return service.subscribe(PUBLIC)
     if kind == "host":
         if not auth.is_host():
-            raise Forbidden("log in as the Host first", status=401)
+            raise HttpError(401, NOT_HOST)
         # The session's digest goes with the stream: logging out ends it at once.
         digest = ctx().sessions.digest(session["host"])
         return service.subscribe(HOST, host_session=digest)
@@ -59,7 +60,7 @@ def _subscribe(service) -> Subscriber:
         if mine is None:
             raise NotSeated(NOT_SEATED)
         return service.subscribe(Viewer.seat(mine.seat), mine)
-    raise Forbidden(f"unknown viewer {kind!r}", field="viewer", status=400)
+    raise MalformedInput(f"unknown viewer {kind!r}", field="viewer")
 
 
 class EventStream:
