@@ -22,10 +22,12 @@ from typing import Any
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, Action, Mode
 from companion.core.games.goblets import flow, shootout
+from companion.core.games.goblets.russian import RussianState
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
 from companion.core.sensed.fusion import CAMERA, DIFFERS, FusedPourOut
 from companion.core.sensed.pour_out import CONFIRMED, SETTLED, PourOutConfig
+from companion.core.sensed.russian_session import GobletteSession
 from companion.core.tags import TagRegistry
 from companion.service.table import Service
 
@@ -98,7 +100,9 @@ class SensedTable:
                 f"game {table.record.id} is played {table.record.play}", rule=SENSED_GAME_RULE
             )
         table.sensed_chance = CHANCE_TYPES
-        self.session = SensedSession(
+        # Russian Goblette's six spots in a row have a session of their own (the drinks).
+        kind = GobletteSession if isinstance(table.state, RussianState) else SensedSession
+        self.session = kind(
             table.state.clone(),
             registry,
             layout=layout,

@@ -30,6 +30,7 @@ from typing import Any
 from companion.core.errors import MalformedInput
 from companion.core.game import GameState
 from companion.core.games.goblets.options import check_variant
+from companion.core.games.goblets.russian import RussianState
 from companion.core.games.goblets.state import GobletsState
 from companion.store.decks import load_characters
 
@@ -112,19 +113,27 @@ def check_play(game: str, play: Any, state: GameState, sensed_plays: frozenset[s
     return play
 
 
-def check_sensable(state: GameState, sensor: str = READERS) -> GobletsState:
+def check_sensable(state: GameState, sensor: str = READERS) -> GameState:
     """``state`` if the sensors can play it (the sensed session's reach), else the reason
     (``sensor``: who cannot read it, with its verb).
 
     The sensed session reads the 4-12 player game, Winetasters' pairs on the readers (a pair's
-    Goblet on one reader spot: ``core/sensed/pairs.py``); Russian Goblette's Goblets in a row and
-    Character abilities are not read yet, nor Winetasters by the camera (docs/tracking.md).
+    Goblet on one reader spot: ``core/sensed/pairs.py``) and Russian Goblette on the readers (six
+    spots in a row: ``core/sensed/russian.py``); Character abilities are not read yet, nor
+    Winetasters or Russian Goblette by the camera (docs/tracking.md).
     """
+    if isinstance(state, RussianState):
+        if sensor != READERS:
+            # The camera's reveal areas are one per seat of a circle; the row's drinks are read
+            # on the readers only (docs/tracking.md, "Russian Goblette").
+            raise MalformedInput(
+                f"{sensor} not read Russian Goblette's six Goblets in a row: play it with the "
+                "readers or the phones",
+                field="variant",
+            )
+        return state
     if not isinstance(state, GobletsState):
-        raise MalformedInput(
-            f"{sensor} not read Russian Goblette's six Goblets in a row yet: play it on the phones",
-            field="variant",
-        )
+        raise MalformedInput(f"{sensor} read only Raise Your Goblets", field="game")
     if state.opts.is_winetasters and sensor != READERS:
         # Played and measured on the readers only (docs/tracking.md, "Winetasters").
         raise MalformedInput(

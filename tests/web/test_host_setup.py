@@ -154,7 +154,6 @@ def test_a_game_the_chosen_way_cannot_play_is_refused_with_the_reason(app, host,
     service.sense("readers")  # reader nodes attached
     for options, field in (
         ({"players": 8}, "players"),
-        ({"players": 3}, "variant"),
         ({"players": 4, "characters": DECK[:4]}, "characters"),
     ):
         reply = start(host, service, play="readers", options=options)
