@@ -56,12 +56,15 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import CupbearerError, MalformedInput
 from companion.core.game import HOST, Mode
+from companion.core.games.goblets.options import check_variant
+from companion.core.games.goblets.russian import RussianState
 from companion.core.games.goblets.state import GobletsState
 from companion.core.observations import Observation
 from companion.core.sensed.pour_out import PourOutConfig
 from companion.service.sensing import SensedTable
 from companion.service.table import Service
 from companion.virtual import NOISE
+from companion.virtual.goblette_puppet import GoblettePuppeteer
 from companion.virtual.puppet import Puppeteer, Sensed, Tap, check_options
 from companion.virtual.show import Show
 
@@ -253,7 +256,11 @@ class SensedDemo:
         self.pour_out = PourOutConfig(settle=settle)
         self.options = {**DEMO_OPTIONS, **(options or {})}
         try:
-            check_options(service.games["goblets"].new_state(self.options))
+            if check_variant(self.options)[1] == "russian_goblette":
+                self.options.pop("characters", None)  # "Play without Character cards"
+            state = service.games["goblets"].new_state(self.options)
+            if camera is not None or not isinstance(state, RussianState):
+                check_options(state)  # the Goblette puppeteer plays the readers' row
         except MalformedInput as error:  # refused at start, with the way out
             message = f"{error.detail}; the engine virtual table (--virtual engine) plays any"
             raise MalformedInput(message, field=error.field) from None
@@ -347,13 +354,18 @@ class SensedDemo:
             assert table is not None
             state = table.state
             actions = [entry.action for entry in table.live]
-        assert isinstance(state, GobletsState)
+        assert isinstance(state, GobletsState | RussianState)
         rng = random.Random(self.rng.random())
         if self.camera is not None:
+            assert isinstance(state, GobletsState)
             self._attach_camera(table.record.id, state, actions, rng)
             return
         show = self.show
-        if show is not None and not any(show.puppet.table.inside.values()):
+        puppet: Puppeteer
+        if isinstance(state, RussianState):
+            # Six spots in a row: the Goblette puppeteer, on a row of its own.
+            puppet, show = GoblettePuppeteer(rng, state, actions=actions), None
+        elif show is not None and not any(show.puppet.table.inside.values()):
             # The Goblets stand empty where the last game left them: the hands go on from there.
             puppet = Puppeteer(
                 rng, state, actions=actions, table=show.puppet.table, reveal=self.reveal

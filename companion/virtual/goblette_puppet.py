@@ -47,7 +47,8 @@ TOAST_TURN = (3, 5)
 class GoblettePuppeteer(Puppeteer):
     """A random legal Russian Goblette game played by hand (see the module docstring).
 
-    ``state``: the game to play (cloned); ``actions``: the journal that made it.
+    ``state``: the game to play (cloned; taken up mid-Course, the row is set out as it says);
+    ``actions``: the journal that made it.
     """
 
     def __init__(
@@ -61,8 +62,6 @@ class GoblettePuppeteer(Puppeteer):
     ) -> None:
         if not isinstance(state, RussianState):
             raise MalformedInput("plays Russian Goblette (2-3 players)", field="players")
-        if state.phase != "initial_pour":
-            raise MalformedInput("starts at a Course's start", field="state")
         self.sensor, self.reveal, self.dealt = "readers", "readers", frozenset()
         self.rng = rng
         self.engine = state.clone()  # type: ignore[assignment]
@@ -76,9 +75,14 @@ class GoblettePuppeteer(Puppeteer):
         self._fixed_at: float | None = None
         self._home_since: float | None = None
         self.table = HandTable(random.Random(rng.random()), HOUSE_GOBLETS[:GOBLETS], hands)
+        if state.phase not in ("initial_pour", "over"):
+            # A game taken up mid-Course (a resumed journal): the row set out as the engine has it.
+            names = self.table.names
+            self.table.restore(names, {names[p]: state.goblets[p] for p in range(GOBLETS)})
+            self.table.deal_screens(state.screens)
         self.aside: dict[int, str] = {}
         """Spot -> the Goblet drunk there and set aside."""
-        self._started = 0
+        self._started = state.course if state.phase != "initial_pour" else 0
         self._turns = [0] * state.num_seats
         self._toast_turn = rng.randint(*TOAST_TURN)
 
