@@ -12,12 +12,12 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, session, url_for
 
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import HOST, PUBLIC, Mode, Viewer
-from companion.service.seats import NOT_SEATED, Claim, NotSeated
+from companion.core.game import HOST, PUBLIC, Mode
 from companion.store.decks import load_characters, save_characters
 from companion.web import auth
-from companion.web.errors import NOT_HOST, HttpError
+from companion.web.errors import HttpError
 from companion.web.qr import qr_svg
+from companion.web.viewers import viewer_from
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -50,13 +50,7 @@ def body() -> dict[str, Any]:
 
 def require_host() -> None:
     """Refuse unless the Host is logged in (401)."""
-    if not auth.is_host():
-        raise HttpError(401, NOT_HOST)
-
-
-def claim() -> Claim | None:
-    """The seat claim of this request's device secret (None: the phone holds no seat)."""
-    return _ctx().service.claim_of(auth.device_secret())
+    viewer_from(request, "host")
 
 
 def require_confirmation(data: dict[str, Any]) -> None:
@@ -140,17 +134,15 @@ def join():
 @bp.get("/seat/state")
 def seat_state():
     """What this phone's seat sees (its screen, Target, peeks, legal actions on its turn)."""
-    return jsonify(_ctx().service.seat_message(claim()))
+    return jsonify(_ctx().service.seat_message(viewer_from(request, "seat").claim))
 
 
 @bp.post("/seat/act")
 def seat_act():
     """Play ``{"action": {...}}`` for this phone's seat (enforcing: 409 with the rule)."""
-    mine = claim()
-    if mine is None:
-        raise NotSeated(NOT_SEATED)
+    who = viewer_from(request, "seat")
     action = body().get("action")
-    return jsonify(_ctx().service.act(action, by=Viewer.seat(mine.seat), claim=mine))
+    return jsonify(_ctx().service.act(action, by=who.viewer, claim=who.claim))
 
 
 # -- host -------------------------------------------------------------------------------------
@@ -180,8 +172,8 @@ def logout():
     data = body() if request.data else {}
     everywhere = data.get("everywhere") is True
     sid = session.get("host")
-    if everywhere and not auth.is_host():
-        raise HttpError(401, NOT_HOST)
+    if everywhere:
+        require_host()
     sessions = _ctx().sessions
     sessions.end(sid, everywhere=everywhere)
     service = _ctx().service

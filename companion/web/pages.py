@@ -13,9 +13,10 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from companion.core.game import HOST, PUBLIC
 from companion.core.games.goblets.characters import EFFECTS, TIMINGS
 from companion.core.games.goblets.tokens import Token
-from companion.service.seats import normal_code
+from companion.service.seats import NotSeated, normal_code
 from companion.service.setup import HOST_PLAYS
 from companion.web import auth
+from companion.web.viewers import is_viewer, viewer_from
 
 bp = Blueprint("pages", __name__)
 
@@ -43,7 +44,7 @@ def _table_page(game: str | None, page: str):
         page=page,
         message=message,
         join=join_link() if playing == game else {"code": None},
-        host=auth.is_host(),
+        host=is_viewer(request, "host"),
         seat_mode=False,
         csrf=auth.session_csrf(),
     )
@@ -82,8 +83,7 @@ def join_form():
 def join(code: str):
     """A phone claims a free seat with the game's join code (already seated: its seat)."""
     service = _ctx().service
-    mine = service.claim_of(auth.device_secret())
-    if mine is not None:
+    if is_viewer(request, "seat"):
         return redirect(url_for("pages.seat"))
     table = service.table
     known = table is not None and table.record.join_code == normal_code(code)
@@ -100,11 +100,11 @@ def join(code: str):
 def seat():
     """A player's phone: their screen, Target, Character, peeks, hand and their actions."""
     service = _ctx().service
-    device = auth.device_secret()
-    mine = service.claim_of(device)
-    if mine is None:
+    try:
+        who = viewer_from(request, "seat")
+    except NotSeated:
         return render_template("rejoin.html", page="seat", csrf=auth.session_csrf()), 403
-    message = service.seat_message(mine)
+    message = service.seat_message(who.claim)
     return render_template(
         SEAT_TEMPLATES.get(message.get("game") or "", "seat.html"),
         page="seat",
@@ -112,7 +112,7 @@ def seat():
         join={"code": None},
         host=False,
         seat_mode=True,
-        csrf=auth.seat_csrf(_ctx().secret, device),
+        csrf=auth.seat_csrf(_ctx().secret, who.device),
     )
 
 
@@ -120,7 +120,7 @@ def seat():
 def host():
     """The Host's controls (a PIN login first)."""
     service = _ctx().service
-    logged_in = auth.is_host()
+    logged_in = is_viewer(request, "host")
     return render_template(
         "host.html",
         page="host",
@@ -139,7 +139,7 @@ def characters():
     return render_template(
         "characters.html",
         page="host",
-        host=auth.is_host(),
+        host=is_viewer(request, "host"),
         vocabulary={
             "timings": list(TIMINGS),
             "effects": {effect: list(timings) for effect, timings in EFFECTS.items()},

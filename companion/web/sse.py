@@ -15,14 +15,10 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, request, session
+from flask import Blueprint, Response, request
 
-from companion.core.errors import MalformedInput
-from companion.core.game import HOST, PUBLIC, Viewer
 from companion.service import Closed, Subscriber
-from companion.service.seats import NOT_SEATED, NotSeated
-from companion.web import auth
-from companion.web.errors import NOT_HOST, HttpError
+from companion.web.viewers import viewer_from
 
 bp = Blueprint("sse", __name__, url_prefix="/api")
 
@@ -43,24 +39,10 @@ def closing(reason: str) -> str:
 
 
 def _subscribe(service) -> Subscriber:
-    from companion.web import ctx
-
-    """The subscriber of the viewer this request names (a seat: its phone's live claim)."""
-    kind = request.args.get("viewer", "public")
-    if kind == "public":
-        return service.subscribe(PUBLIC)
-    if kind == "host":
-        if not auth.is_host():
-            raise HttpError(401, NOT_HOST)
-        # The session's digest goes with the stream: logging out ends it at once.
-        digest = ctx().sessions.digest(session["host"])
-        return service.subscribe(HOST, host_session=digest)
-    if kind == "seat":
-        mine = service.claim_of(auth.device_secret())
-        if mine is None:
-            raise NotSeated(NOT_SEATED)
-        return service.subscribe(Viewer.seat(mine.seat), mine)
-    raise MalformedInput(f"unknown viewer {kind!r}", field="viewer")
+    """The subscriber of the viewer this request names (``?viewer=``; a seat: its phone's live
+    claim, the Host: its session, so that logging out ends the stream)."""
+    who = viewer_from(request)
+    return service.subscribe(who.viewer, who.claim, host_session=who.host_session)
 
 
 class EventStream:
