@@ -218,6 +218,9 @@ def play_goblets(night: Night, game_id: int) -> None:
         assert isinstance(seat, int), state["to_move"]
         phone = night.phones[seat]
         night.wait_my_turn(phone)
+        wine = phone.locator('#actions [data-pick="wine"]')
+        if wine.count():  # a Pour is two taps: the token kind, then the Goblet
+            wine.click()
         for selector in GOBLETS_PREFERENCE:
             if phone.locator(f"#actions {selector}").count():
                 night.tap(seat, f"#actions {selector}")

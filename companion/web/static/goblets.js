@@ -39,51 +39,89 @@ const Goblets = (() => {
     return g;
   }
 
-  /* The drawn table: one place per House around a round table, the goblet standing there with its
-     Coaster ring (colour, pattern and name), whose turn, and each seat's reader health. */
+  const W = 660, H = 540;  // the drawing's own units: about one unit a pixel on the tablet
+  const READER_SHAPES = {  // colour never alone: each reader state has its own shape too
+    online: (x, y) => CB.svg("circle", {cx: x, cy: y, r: 9}),
+    virtual: (x, y) => CB.svg("circle", {cx: x, cy: y, r: 9}),
+    offline: (x, y) => CB.svg("path", {d: `M${x} ${y - 11} L${x + 11} ${y + 9} L${x - 11} ${y + 9} Z`}),
+    broken: (x, y) => CB.svg("path", {d: `M${x - 9} ${y - 9} L${x + 9} ${y + 9} M${x + 9} ${y - 9} L${x - 9} ${y + 9}`, "stroke-width": 5}),
+  };
+
+  /* The drawn table: one place per House around an oval table, the goblet standing there with its
+     Coaster ring (colour, pattern and, on the place's card, its name), whose turn (a card drawn
+     thick and dashed with "TO ACT" on it: never by colour alone), and each seat's reader health. */
   function draw(container, message, options = {}) {
     if (!container) return;
     const view = message.view || {};
     if (view.variant === "russian_goblette") { container.replaceChildren(row(message)); return; }
     if (!view.places) { container.replaceChildren(fallback(message)); return; }
-    const size = 420, c = size / 2, n = view.places.length;
-    const svg = CB.svg("svg", {viewBox: `0 0 ${size} ${size}`, role: "img", class: "table-svg",
+    const cx = W / 2, cy = H / 2, n = view.places.length;
+    const svg = CB.svg("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", class: "table-svg",
       "aria-label": "The table: seats, Houses and the coaster ring at each place"});
     svg.append(patterns());
-    svg.append(CB.svg("circle", {cx: c, cy: c, r: c - 58, fill: "#5b3a1e", stroke: "#2d1b0b", "stroke-width": 4}));
+    svg.append(CB.svg("ellipse", {cx, cy, rx: 180, ry: 170, class: "table-top"}));
     const mover = view.step ? view.step.place : null;
     const readers = message.readers || {};
+    const cards = [];
     view.places.forEach((place, i) => {
       const angle = -Math.PI / 2 + (2 * Math.PI * i) / n;
-      const gx = c + Math.cos(angle) * (c - 112), gy = c + Math.sin(angle) * (c - 112);
-      const sx = c + Math.cos(angle) * (c - 30), sy = c + Math.sin(angle) * (c - 30);
+      const gx = cx + Math.cos(angle) * 75, gy = cy + Math.sin(angle) * 90;
+      const sx = cx + Math.cos(angle) * 250, sy = cy + Math.sin(angle) * 205;
       const h = house(place.house);
-      const mine = options.mine === i;
-      const g = CB.svg("g", {class: "place" + (i === mover ? " moving" : "") + (mine ? " mine" : ""), "data-place": i});
-      g.append(CB.svg("circle", {cx: sx, cy: sy, r: 26, fill: i === mover ? "#fff3b0" : "#ece6d6", stroke: h.colour, "stroke-width": 5}));
-      g.append(CB.svg("text", {x: sx, y: sy - 2, "text-anchor": "middle", class: "seat-label", text: h.name}));
-      g.append(CB.svg("text", {x: sx, y: sy + 12, "text-anchor": "middle", class: "seat-sub",
-        text: mine ? "YOU" : place.seats.map((s) => (CB.players[s] || {}).name || "").filter((x) => x).join(" + ")}));
+      const mine = options.mine === i, moving = i === mover;
+      const g = CB.svg("g", {class: "place" + (moving ? " moving" : "") + (mine ? " mine" : ""), "data-place": i});
       if (place.ring) {
-        g.append(ring(gx, gy, 24, place.ring));
-        g.append(CB.svg("text", {x: gx, y: gy + 40, "text-anchor": "middle", class: "ring-label",
-          text: `${house(place.ring).colourName} ${house(place.ring).pattern}`}));
+        g.append(ring(gx, gy, 26, place.ring));
       } else {
-        g.append(CB.svg("circle", {cx: gx, cy: gy, r: 16, fill: "#f5efe2", stroke: "#333"}));
+        g.append(CB.svg("circle", {cx: gx, cy: gy, r: 18, class: "no-goblet"}));
       }
       if (options.contents && place.ring && options.contents[place.ring]) {
-        g.append(CB.svg("text", {x: gx, y: gy + 54, "text-anchor": "middle", class: "contents-label",
+        g.append(CB.svg("text", {x: gx, y: gy + 46, "text-anchor": "middle", class: "contents-label",
           text: contents(options.contents[place.ring])}));
       }
+      const names = place.seats.map((s) => (CB.players[s] || {}).name || "").filter((x) => x).join(" + ");
+      const lines = [];
+      if (moving) lines.push(["to-act", "▶ TO ACT"]);
+      lines.push(["seat-label", h.name]);
+      if (mine || names) lines.push(["seat-sub", mine ? `YOU${names ? " · " + names : ""}` : names]);
+      if (place.ring) lines.push(["ring-label", `${house(place.ring).colourName} ${house(place.ring).pattern}`]);
+      const card = CB.svg("g", {class: "seat-card"});
+      const box = CB.svg("rect", {rx: 12, class: "card-box", stroke: h.colour});
+      card.append(box);
+      const texts = lines.map(([cls, text]) => CB.svg("text", {"text-anchor": "middle", class: cls, text}));
+      card.append(...texts);
       const status = place.seats.map((s) => readers[String(s)]).find((x) => x) || null;
-      if (status) g.append(CB.svg("circle", {cx: sx + 22, cy: sy - 20, r: 6, class: "reader reader-" + status}));
-      g.append(CB.svg("title", {text: `${h.name} (${h.colourName}) — goblet with ${place.ring ? house(place.ring).name + "'s ring" : "no ring"}`}));
+      let dot = null;
+      if (status) {
+        dot = CB.svg("g", {class: "reader reader-" + status},
+          (READER_SHAPES[status] || READER_SHAPES.offline)(0, 0), CB.svg("title", {text: `reader ${status}`}));
+        card.append(dot);
+      }
+      g.append(card);
+      g.append(CB.svg("title", {text: `${h.name} (${h.colourName}) — goblet with ${place.ring ? house(place.ring).name + "'s ring" : "no ring"}${moving ? " — to act" : ""}`}));
       svg.append(g);
+      cards.push({sx, sy, box, texts, dot});
     });
-    svg.append(CB.svg("text", {x: c, y: c, "text-anchor": "middle", class: "centre",
-      text: view.phase === "over" ? "Game over" : `Course ${view.course || "-"} of ${view.courses || 3}`}));
     container.replaceChildren(svg);
+    for (const c of cards) layoutCard(c);
     if (options.legend) legend(options.legend, view);
+  }
+
+  /* Size a place's card to its words and keep it wholly inside the drawing (names never clipped). */
+  function layoutCard({sx, sy, box, texts, dot}) {
+    const sizes = texts.map((t) => parseFloat(getComputedStyle(t).fontSize) || 20);
+    const widths = texts.map((t) => { try { return t.getComputedTextLength(); } catch (e) { return 120; } });
+    const width = Math.max(...widths) + 28, height = sizes.reduce((a, b) => a + b * 1.18, 0) + 14;
+    const x = Math.min(Math.max(sx - width / 2, 6), W - width - 6);  // 6: half the thickest stroke
+    const y = Math.min(Math.max(sy - height / 2, 6), H - height - 6);
+    box.setAttribute("x", x); box.setAttribute("y", y);
+    box.setAttribute("width", width); box.setAttribute("height", height);
+    let baseline = y + 7;
+    texts.forEach((t, i) => {
+      baseline += sizes[i] * 1.18;
+      t.setAttribute("x", x + width / 2); t.setAttribute("y", baseline - sizes[i] * 0.25);
+    });
+    if (dot) dot.setAttribute("transform", `translate(${x + width - 4} ${y + 4})`);
   }
 
   function legend(node, view) {
@@ -132,6 +170,33 @@ const Goblets = (() => {
     const what = step && step.kind ? ` (${step.kind.replaceAll("_", " ")}, ${step.taken || 0}/${step.limit || "-"})` : "";
     const stage = view.stage ? ` · ${String(view.stage).replaceAll("_", " ")}` : "";
     return `${seatName(message.to_move)} to act${what}${stage}`;
+  }
+
+  const STEP_WORDS = {
+    turn: (s) => `their turn, action ${(s.taken || 0) + 1} of ${s.limit}`,
+    final: (s) => `their last action after the Toast, ${(s.taken || 0) + 1} of ${s.limit}`,
+    reveal: () => "to reveal every Goblet",
+    toast_option: () => "may call the Toast first",
+    ability: () => "may use their Character's ability",
+  };
+
+  /* Which Course it is, in words ("Course 1 of 3", "Game over"). */
+  function course(message) {
+    const view = message.view || {};
+    if (!view.places) return "";
+    return view.phase === "over" ? "Game over" : `Course ${view.course || "-"} of ${view.courses || 3}`;
+  }
+
+  /* The tablet's headline in words: "Anna (De Miceti) — their turn, action 1 of 2". */
+  function headline(message) {
+    const view = message.view || {};
+    const step = view.step;
+    if (!message.game || message.over || message.to_move === "chance" || !step) return turn(message);
+    const p = CB.players[Number(message.to_move)] || {};
+    const who = p.name ? `${p.name} (${p.seat_name})` : (p.seat_name || seatName(message.to_move));
+    const words = STEP_WORDS[step.kind] ? STEP_WORDS[step.kind](step) : String(step.kind).replaceAll("_", " ");
+    const toast = view.stage === "toast" || view.stage === "before_drinking" ? "The Toast is called! " : "";
+    return `${toast}${who} — ${words}`;
   }
 
   function winners(message) {
@@ -194,5 +259,5 @@ const Goblets = (() => {
     return parts.length ? parts.join(", ") : "empty";
   }
 
-  return {HOUSES, house, seatName, placeName, draw, legend, turn, actionLabel, eventText, feed, contents};
+  return {HOUSES, house, seatName, placeName, draw, legend, turn, headline, course, actionLabel, eventText, feed, contents};
 })();

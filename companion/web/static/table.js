@@ -99,8 +99,9 @@
     CB.followGame(initial, message);
     CB.joinPanel(message);
     document.getElementById("demo-banner").hidden = message.play !== "demo";
-    document.getElementById("headline").textContent = message.game ? `Raise Your Goblets · game ${message.game_id}` : "Cupbearer";
-    document.getElementById("turn").textContent = Goblets.turn(message);
+    document.getElementById("game-title").textContent = message.game
+      ? [`Raise Your Goblets · game ${message.game_id}`, Goblets.course(message)].filter((x) => x).join(" · ") : "Cupbearer";
+    document.getElementById("headline").textContent = Goblets.headline(message);
     Goblets.draw(document.getElementById("drawing"), message, {legend: document.getElementById("legend")});
     Goblets.feed(document.getElementById("feed"), message);
     toast(message);

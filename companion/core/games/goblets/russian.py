@@ -461,7 +461,20 @@ class RussianState(GameState):
             data["seat"] = viewer.index
             data["screen"] = dict(self.screens[viewer.index])
             data["peeks"] = [dict(p) for p in self.peeks[viewer.index]]
+            data["outcome"] = self._own_outcome(viewer.index)
         return data
+
+    def _own_outcome(self, seat: int) -> dict[str, Any] | None:
+        """This seat's own end of the latest Course, for its phone (None before the first)."""
+        if not self.results:
+            return None
+        last = self.results[-1]
+        # "If they are poisoned, they are eliminated for the Course."
+        return {
+            "course": last["course"],
+            "poisoned": seat not in last["survivors"],
+            "won": seat in last["winners"],
+        }
 
     def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
         """Pours nobody but the pourer can tell apart, and every other initial pour."""

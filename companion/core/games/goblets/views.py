@@ -121,8 +121,29 @@ def view(state: GobletsState, viewer: Viewer) -> dict[str, Any]:
         "peeks": [dict(peek) for peek in state.peeks[seat]],
         "winetaster_card": state.wt_cards[seat],
         "vp": state.vp[seat],
+        "outcome": _own_outcome(state, seat, place),
     }
     return data
+
+
+def _own_outcome(state: GobletsState, seat: int, place: int) -> dict[str, Any] | None:
+    """This seat's own result of the latest Toast, for its phone at the reveal (None before).
+
+    The reveal is public, but a phone shows its player only their own Goblet's verdict
+    ("If your Goblet still contains at least 1 Poison token, you have been poisoned") and the VP
+    they gained, which with hidden VP only they may see ("Keep your VPs hidden").
+    """
+    if not state.results:
+        return None
+    last = state.results[-1]
+    mine = last["places"][place]
+    return {
+        "course": last["course"],
+        "poisoned": mine["poisoned"],
+        "target_poisoned": mine["target_poisoned"],
+        "most_wine": mine["most_wine"],
+        "vp": last["vp"][seat],
+    }
 
 
 def events_for(events: list[Event], viewer: Viewer) -> list[Event]:

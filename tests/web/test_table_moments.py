@@ -1,0 +1,272 @@
+"""The table's moments in a real Chromium (issue 15): the phones at their turn and at the reveal.
+
+One dashboard server for the module (a people's game of Raise Your Goblets started per test on
+it). A phone (390x844, touch) holds Chloe's seat in the browser; the other seats play from their
+own phones' API (as test clients holding their seat cookies). Screenshots go to test-output/.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from webhelpers import PHONE, PIN, TABLET, join
+
+from companion import config
+from companion.core import registry
+from companion.core.game import PUBLIC, Viewer
+from companion.service import Service
+from companion.web import create_app
+from companion.web.server import WebServer
+
+OUT = Path(__file__).resolve().parents[2] / "test-output"
+NAMES = ["Anna", "Ben", "Chloe", "Dan"]
+BROWSER_SEAT = 2
+"""Chloe's seat: the second to act in a Course (the first is the Host's left, Ben)."""
+
+RECORDER = """
+window.__buzz = [];
+window.__chimes = 0;
+const vibrate = navigator.vibrate ? navigator.vibrate.bind(navigator) : null;
+navigator.vibrate = (pattern) => {
+  window.__buzz.push(pattern);
+  return vibrate ? vibrate(pattern) : true;
+};
+const play = HTMLMediaElement.prototype.play;
+HTMLMediaElement.prototype.play = function () { window.__chimes += 1; return play.call(this); };
+"""
+"""Recorded before any page script runs: what the page asked of the vibrator and the speaker."""
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """A service, its app and the dashboard's server for this module (stopped at its end)."""
+    settings = config.replace(
+        config.Config(), data_dir=str(tmp_path_factory.mktemp("moments")), **{"host.pin": PIN}
+    )
+    service = Service(settings, games=registry.load_all(), rng=random.Random(15))
+    app = create_app(service, settings)
+    server = WebServer(app, host="127.0.0.1", port=0, threads=16).start()
+    try:
+        yield f"http://127.0.0.1:{server.port}", service, app
+    finally:
+        service.hub.close()
+        server.stop()
+        service.close()
+
+
+def people_game(service, app, players: int = 4, browser_seat: int | None = BROWSER_SEAT) -> dict:
+    """A people's game of Raise Your Goblets; every seat but ``browser_seat`` joins from an API
+    phone."""
+    service.new_game("goblets", {"players": players})
+    assert service.table.record.play == "phones"
+    return {s: join(app, s, NAMES[s]) for s in range(players) if s != browser_seat}
+
+
+def seat_phone(browser, base: str, service, errors: list[str]):
+    """Chloe's phone in Chromium, seated through the join page (the code the tablet shows)."""
+    context = browser.new_context(**PHONE)
+    context.add_init_script(RECORDER)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{base}/join/{service.table.record.join_code}")
+    page.fill("#name", NAMES[BROWSER_SEAT])
+    page.click(f'.seat-choice[data-seat="{BROWSER_SEAT}"]')
+    page.wait_for_selector("body[data-seq] #you-title")
+    return context, page
+
+
+def wait_seq(page, service) -> None:
+    """Until the page has drawn the journal's latest step."""
+    seq = service.message(PUBLIC).get("seq")
+    page.wait_for_function("s => Number(document.body.dataset.seq) >= s", arg=seq, timeout=10_000)
+
+
+PREFERENCE = ("reveal", "toast", "pour", "pass")
+
+
+def play_to_the_toast(service, phones: dict, phone) -> None:
+    """Play until the first Toast is scored: the API phones pour Wine, then Toast; every seat
+    reveals when asked; Chloe (in the browser) taps Reveal or Pass on her turns."""
+    for _ in range(60):
+        state = service.table.state
+        if state.results:
+            return
+        seat = state.to_move()
+        if seat == BROWSER_SEAT:
+            phone.wait_for_selector("body[data-myturn=yes]")
+            kind = "reveal" if phone.locator('#actions [data-type="reveal"]').count() else "pass"
+            phone.click(f'#actions [data-type="{kind}"]')
+        else:
+            legal = service.message(Viewer.seat(seat))["legal"]
+            wine = [a for a in legal if a["type"] == "pour" and a["token"] == "wine"]
+            action = next(
+                (
+                    a
+                    for kind in PREFERENCE
+                    for a in (wine if kind == "pour" else legal)
+                    if a["type"] == kind
+                ),
+            )
+            assert phones[seat].act(action).status_code == 200
+        wait_seq(phone, service)
+    raise AssertionError("no Toast within 60 actions")
+
+
+def outside_viewport(page) -> list[str]:
+    """Every action button not wholly on the first screen (the page not scrolled)."""
+    return page.evaluate(
+        """() => {
+          window.scrollTo(0, 0);
+          const w = innerWidth, h = innerHeight;
+          return [...document.querySelectorAll('#actions button, #turn-banner')]
+            .filter((b) => { const r = b.getBoundingClientRect();
+              return r.top < 0 || r.left < 0 || r.bottom > h || r.right > w || r.height < 44; })
+            .map((b) => b.textContent + ' ' + JSON.stringify(b.getBoundingClientRect()));
+        }"""
+    )
+
+
+def test_the_phone_tells_its_turn_groups_its_actions_and_shows_its_own_outcome(browser, table):
+    base, service, app = table
+    OUT.mkdir(exist_ok=True)
+    phones = people_game(service, app)
+    errors: list[str] = []
+    context, phone = seat_phone(browser, base, service, errors)
+    try:
+        state = service.table.state
+        assert state.to_move() == 1  # Ben, the Host's left, acts first; Chloe next
+        assert phone.is_hidden("#turn-banner")
+
+        # The turn comes: Ben passes on his phone, Chloe's phone says so at once.
+        came = time.time() * 1000
+        assert phones[1].act({"type": "pass", "seat": 1}).status_code == 200
+        phone.wait_for_selector("#turn-banner:visible", timeout=5_000)
+        shown = float(phone.evaluate("document.body.dataset.turnShownAt"))
+        assert shown - came < 1000, f"the banner took {shown - came:.0f} ms"
+        assert "Your turn!" in phone.inner_text("#turn-banner")
+        assert "action 1 of 2" in phone.inner_text("#turn-banner")
+        assert phone.evaluate("window.__buzz.length") == 1
+        assert phone.evaluate("window.__chimes") == 1  # sound is on until muted
+
+        # The actions first, grouped, on one screen: a Pour is a token kind, then a Goblet.
+        assert phone.locator('#actions [data-type="pour"]').count() == 0
+        assert outside_viewport(phone) == []
+        phone.click('#actions [data-pick="poison"]')
+        goblets = phone.locator('#actions [data-type="pour"][data-token="poison"]')
+        assert goblets.count() == 4
+        assert outside_viewport(phone) == []
+        phone.screenshot(path=str(OUT / "moments-phone-turn-390x844.png"), animations="disabled")
+        before = len(service.store.entries(service.table.record.id))
+        goblets.nth(0).click()
+        wait_seq(phone, service)
+        entry = service.store.entries(service.table.record.id)[before]
+        assert entry.actor == f"seat {BROWSER_SEAT}"
+        assert entry.action == {"type": "pour", "seat": 2, "goblet": 0, "token": "poison"}
+        assert "action 2 of 2" in phone.inner_text("#turn-banner")
+
+        # Muted, the next turn buzzes without a chime.
+        phone.click("#sound")
+        assert "off" in phone.inner_text("#sound")
+        phone.click('#actions [data-type="pass"]')
+        phone.wait_for_selector("#turn-banner", state="hidden")
+        for seat in (3, 0, 1):
+            assert phones[seat].act({"type": "pass", "seat": seat}).status_code == 200
+        phone.wait_for_selector("#turn-banner:visible", timeout=5_000)
+        assert phone.evaluate("window.__buzz.length") == 2
+        assert phone.evaluate("window.__chimes") == 1
+
+        # The others pour their Wine and call the Toast; Chloe's phone shows her own outcome only.
+        play_to_the_toast(service, phones, phone)
+        result = service.table.state.results[-1]
+        mine = result["places"][service.table.state.place_index(BROWSER_SEAT)]
+        phone.wait_for_selector("#outcome:visible", timeout=5_000)
+        text = phone.inner_text("#outcome")
+        verdict = "you were poisoned" if mine["poisoned"] else "you survived"
+        assert f"Course 1: {verdict}" in text
+        assert f"+{result['vp'][BROWSER_SEAT]} VP" in text
+        houses = ("De Miceti", "McToadery", "Aconitiers", "Wespendorf")
+        assert not [h for h in houses if h in text]  # nobody else's Goblet on this phone
+        phone.screenshot(path=str(OUT / "moments-phone-outcome-390x844.png"), animations="disabled")
+    finally:
+        context.close()
+    assert errors == []
+
+
+TEXT_SIZES = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || el.closest("script, style, title")) continue;
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGElement) {  // drawn in the drawing's units: scaled to the screen
+      const m = el.getScreenCTM();
+      size *= Math.hypot(m.a, m.b);
+    }
+    out.push({text: node.textContent.trim().slice(0, 40), size, cls: el.getAttribute("class")});
+  }
+  return out;
+}"""
+"""Every visible text node of the page, with the size it is drawn at on the screen in px."""
+
+CLIPPED = """() => {
+  const out = [];
+  const svg = document.querySelector("#drawing svg").getBoundingClientRect();
+  for (const card of document.querySelectorAll("#drawing .seat-card")) {
+    const box = card.querySelector(".card-box").getBoundingClientRect();
+    for (const text of card.querySelectorAll("text")) {
+      const r = text.getBoundingClientRect();
+      const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1
+        && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+      if (!inside(r, box) || !inside(r, svg)) out.push(text.textContent);
+    }
+  }
+  if (document.documentElement.scrollWidth > innerWidth) out.push("the page scrolls sideways");
+  return out;
+}"""
+"""Every name on the drawing not wholly inside its place's card and the drawing."""
+
+
+def test_the_tablet_reads_at_arms_length(browser, table):
+    base, service, app = table
+    phones = people_game(service, app, browser_seat=None)
+    errors: list[str] = []
+    context = browser.new_context(**TABLET)
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{base}/")
+        page.wait_for_selector("#drawing .place.moving")
+        wait_seq(page, service)
+        assert page.inner_text("#headline") == "Ben (McToadery) — their turn, action 1 of 2"
+
+        sizes = page.evaluate(TEXT_SIZES)
+        assert len(sizes) > 20
+        small = [s for s in sizes if s["size"] < 18]
+        assert small == [], small
+        labels = [s for s in sizes if s["cls"] == "seat-label"]
+        assert len(labels) == 4 and min(s["size"] for s in labels) >= 24, labels
+        assert page.evaluate(CLIPPED) == []
+
+        # The active seat by a word and a shape, not by colour alone.
+        moving = page.locator("#drawing .place.moving")
+        assert moving.count() == 1 and moving.get_attribute("data-place") == "1"
+        assert "TO ACT" in moving.text_content()
+        dashes = moving.locator(".card-box").evaluate("b => getComputedStyle(b).strokeDasharray")
+        assert dashes not in ("", "none")
+        assert page.locator("#drawing .to-act").count() == 1
+
+        assert (
+            phones[1].act({"type": "pour", "seat": 1, "goblet": 2, "token": "wine"}).status_code
+            == 200
+        )
+        wait_seq(page, service)
+        assert page.inner_text("#headline") == "Ben (McToadery) — their turn, action 2 of 2"
+        page.screenshot(path=str(OUT / "moments-tablet-1024x768.png"), animations="disabled")
+    finally:
+        context.close()
+    assert errors == []
