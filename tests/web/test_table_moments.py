@@ -70,7 +70,7 @@ def seat_phone(browser, base: str, service, errors: list[str]):
     context = browser.new_context(**PHONE)
     context.add_init_script(RECORDER)
     page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("pageerror", lambda error: errors.append(str(error)) or print("pageerror:", error))
     page.goto(f"{base}/join/{service.table.record.join_code}")
     page.fill("#name", NAMES[BROWSER_SEAT])
     page.click(f'.seat-choice[data-seat="{BROWSER_SEAT}"]')
@@ -167,16 +167,28 @@ def test_the_phone_tells_its_turn_groups_its_actions_and_shows_its_own_outcome(b
         assert entry.action == {"type": "pour", "seat": 2, "goblet": 0, "token": "poison"}
         assert "action 2 of 2" in phone.inner_text("#turn-banner")
 
-        # Muted, the next turn buzzes without a chime.
+        # Muted, the next turn buzzes without a chime. Chloe's Pass is answered only after the
+        # stream has brought her next turn: the late answer must not draw the past over it.
         phone.click("#sound")
         assert "off" in phone.inner_text("#sound")
+        held = []
+        phone.route("**/api/seat/act", lambda route: held.append((route, route.fetch())))
         phone.click('#actions [data-type="pass"]')
+        while not held:
+            phone.wait_for_timeout(20)
         phone.wait_for_selector("#turn-banner", state="hidden")
         for seat in (3, 0, 1):
             assert phones[seat].act({"type": "pass", "seat": seat}).status_code == 200
         phone.wait_for_selector("#turn-banner:visible", timeout=5_000)
         assert phone.evaluate("window.__buzz.length") == 2
         assert phone.evaluate("window.__chimes") == 1
+        answered = int(phone.evaluate("document.body.dataset.answered"))
+        route, reply = held[0]
+        route.fulfill(response=reply)
+        phone.wait_for_function("n => Number(document.body.dataset.answered) > n", arg=answered)
+        phone.unroute("**/api/seat/act")
+        assert phone.evaluate("document.body.dataset.myturn") == "yes"
+        assert phone.is_visible("#turn-banner")
 
         # The others pour their Wine and call the Toast; Chloe's phone shows her own outcome only.
         play_to_the_toast(service, phones, phone)

@@ -8,6 +8,7 @@
   let picked = null;        // the token kind chosen for a Pour, until the Goblet is tapped
   let wasMine = null;       // whether the last render was this seat's turn (null: first render)
   let dismissed = null;     // the outcome the player closed ("game:course")
+  let shown = null;         // the newest message drawn
   const MUTE_KEY = "cupbearer-muted";
   const chime = new Audio("/static/turn.wav");
   chime.preload = "auto";
@@ -60,14 +61,15 @@
     CB.showError(null);
     try {
       picked = null;
-      const own = ownOutcome(CB.lastMessage || {});
-      if (own) dismissed = `${CB.lastMessage.game_id}:${own.course}`;  // seen: they play on
+      const own = ownOutcome(shown || {});
+      if (own) dismissed = `${shown.game_id}:${own.course}`;  // seen: they play on
       render(CB.take(await CB.post("/api/seat/act", {action})));
     } catch (error) {
       if (error.data && error.data.rejoin) CB.rejoin("freed");
       CB.showError(error);
     } finally {
       busy = false;
+      document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
     }
   }
 
@@ -101,7 +103,7 @@
     const screen = (view.you || {}).screen || view.screen || {};
     const pick = Object.keys(kinds).map((token) => CB.el("button", {class: "kind" + (token === picked ? " picked" : ""),
       "data-pick": token, "aria-pressed": token === picked ? "true" : "false",
-      onclick: () => { picked = token === picked ? null : token; render(CB.lastMessage); }},
+      onclick: () => { picked = token === picked ? null : token; render(shown); }},
       `${token.replaceAll("_", " ")}${screen[token] ? " ×" + screen[token] : ""}`));
     const into = picked
       ? kinds[picked].map((a) => button(a, goblet(view, a.goblet), view))
@@ -113,8 +115,10 @@
   }
 
   function actions(message) {
-    // On a sensed table the readers record pours and moves: the phone says only Pass or Toast.
-    const legal = (message.legal || []).filter((a) => !message.sensed || a.type === "pass" || a.type === "toast");
+    // On a sensed table the readers record pours and moves: the phone says only Pass, Toast or a
+    // Character ability (whose effect the readers then read as the ability's).
+    const said = ["pass", "toast", "ability"];
+    const legal = (message.legal || []).filter((a) => !message.sensed || said.includes(a.type));
     if (!legal.length) return [CB.el("p", {class: "muted"}, message.over ? "The game is over." : "Wait for your turn.")];
     const view = message.view || {};
     const of = (types) => legal.filter((a) => types.includes(a.type));
@@ -175,10 +179,13 @@
       CB.el("p", {class: "verdict"}, CB.el("span", {class: "shape", "aria-hidden": "true"}, own.poisoned ? "☠" : "✓"),
         `Course ${own.course}: ${own.poisoned ? "you were poisoned" : "you survived"}`),
       details.length ? CB.el("p", {}, details.join(" · ")) : null,
-      CB.el("button", {class: "small", onclick: () => { dismissed = key; render(CB.lastMessage); }}, "OK"));
+      CB.el("button", {class: "small", onclick: () => { dismissed = key; render(shown); }}, "OK"));
   }
 
   function render(message) {
+    // The reply to a tap can arrive after the stream's newer snapshots: never draw the past.
+    if (shown && message.game_id === shown.game_id && message.seq < shown.seq) return;
+    shown = message;
     const me = message.you || {};
     const view = message.view || {};
     const mine = message.to_move === me.seat && !message.over;
