@@ -48,6 +48,10 @@ REVEALS = ("readers", "tracked")
 """How a sensed table reveals the Goblets (``[sensing] reveal``): poured out on the readers, or
 from the tracked pours (docs/rules-notes.md, "The reveal on the readers")."""
 DONE = frozenset({SETTLED, CONFIRMED})
+DRINK_RULE = (
+    'After the Toast, the player to the left of the Toast Caller "drinks" any one of the Goblets '
+    "and reveals its contents"
+)
 SENSED_RULE = (
     "On a sensed table the readers record pours and moves; a phone says only Pass or Toast."
 )
@@ -207,6 +211,9 @@ class SensedTable:
             pouring = self.session.pouring
             if pouring is None:
                 raise IllegalAction("no Goblet is being poured out", rule=POUR_OUT_RULE)
+            if isinstance(self.session, GobletteSession):
+                # Each spot taken as read would be one more player's drink.
+                raise IllegalAction("the Host confirms the one spot drunk", rule=DRINK_RULE)
             result = Result()
             for place in range(pouring.places):
                 if self.session.pouring is None:

@@ -11,9 +11,11 @@ import random
 import pytest
 
 from companion.core import registry
-from companion.core.errors import MalformedInput
+from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import Mode
+from companion.core.observations import Observation
 from companion.core.sensed.russian_session import GobletteSession
+from companion.core.tags import TagRegistry
 from companion.service import Service
 from companion.service.sensed_demo import ServiceSink
 from companion.service.sensing import SensedTable
@@ -63,3 +65,44 @@ def test_a_sensed_russian_goblette_game_is_journaled_as_played(sensed) -> None:
     for entry in entries:
         replayed.apply(entry.action, Mode.RECORDING)
     assert replayed.outcome() == service.table.state.outcome()
+
+
+def test_the_host_confirms_one_drink_never_the_whole_row(sensed) -> None:
+    # "Reveal as read now" takes every seat of the 4-6 player table as read; on the row each spot
+    # taken would be one more player's drink, so the Host confirms the one spot drunk.
+    service = sensed
+    service.new_game("goblets", OPTIONS, play="readers")
+    tags = TagRegistry()
+    rings = [f"04AA0000000{p}" for p in range(6)]
+    for p, uid in enumerate(rings):
+        tags.add_ring(uid, f"g{p}")
+    bridge = SensedTable(service, tags, {p: f"g{p}" for p in range(6)})
+    spots = [{uid} for uid in rings]
+    clock = [0.0]
+
+    def read(seconds: float) -> None:
+        end = clock[0] + seconds
+        while clock[0] < end:
+            clock[0] = round(clock[0] + 0.1, 3)
+            for p in range(6):
+                bridge.observe(Observation(clock[0], p, frozenset(spots[p])))
+
+    read(1.0)
+    bridge.start_course()
+    for p, kind in enumerate(["antidote", "poison", "poison", "wine", "wine", "wine"]):
+        uid = f"04BB000000000{p}"
+        tags.add_token(uid, kind)
+        spots[p].add(uid)
+        read(0.6)
+    bridge.toast(1)
+    bridge.end_turn(0)
+    bridge.end_turn(1)
+    read(0.5)
+    assert service.table.state.phase == "drinking"
+    journaled = len(service.store.entries(service.table.record.id))
+    with pytest.raises(IllegalAction, match="one spot drunk"):
+        bridge.confirm_all()
+    assert len(service.store.entries(service.table.record.id)) == journaled
+    bridge.confirm(4, {"wine": 1})
+    entries = service.store.entries(service.table.record.id)
+    assert [e.action for e in entries[journaled:]] == [{"type": "drink", "seat": 0, "goblet": 4}]
