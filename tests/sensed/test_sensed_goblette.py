@@ -113,12 +113,13 @@ def test_a_pour_into_an_unknown_goblet_is_refused_and_changes_nothing() -> None:
 class Row:
     """Six reader spots read at 10 Hz without noise: spot -> the tags on it."""
 
-    def __init__(self) -> None:
+    def __init__(self, tagged: bool = True) -> None:
         self.registry = TagRegistry()
         self.rings = [f"04AA0000000{p}" for p in range(6)]
         for p, uid in enumerate(self.rings):
-            self.registry.add(uid, Ring(NAMES[p]))
-        self.spots = [{uid} for uid in self.rings]
+            if tagged:  # a tag under each Goblet's foot
+                self.registry.add(uid, Ring(NAMES[p]))
+        self.spots = [{uid} if tagged else set() for uid in self.rings]
         self.t = 0.0
         self.count = 0
 
@@ -138,8 +139,8 @@ class Row:
         return results
 
 
-def drinking_session() -> tuple[Row, GobletteSession]:
-    row = Row()
+def drinking_session(tagged: bool = True) -> tuple[Row, GobletteSession]:
+    row = Row(tagged)
     session = GobletteSession(new_state(), row.registry, layout=dict(enumerate(NAMES)))
     row.run(session, 1.0)
     session.start_course()
@@ -210,3 +211,13 @@ def test_the_default_row_is_the_enrolled_goblets_in_the_houses_order() -> None:
         tags.add(f"04CC0000000{p}", Ring(house))
     assert default_row(tags)[0] == "de_miceti" and default_row(tags)[5] == "araneros"
     assert default_row(TagRegistry())[0] == "goblet1"
+
+
+def test_without_foot_tags_the_drink_is_the_spot_the_host_confirms() -> None:
+    # Without a tag under the Goblet nothing tells a Goblet poured out on its spot from one
+    # standing there (the same token on the same reader): no drink is taken from the readers.
+    row, session = drinking_session(tagged=False)
+    results = row.run(session, 5.0)
+    assert [a for r in results for a in r.actions] == []
+    assert session.confirm(5).actions == [{"type": "drink", "seat": 0, "goblet": 5}]
+    assert session.state.drunk[5]["contents"] == {"wine": 1}
