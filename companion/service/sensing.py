@@ -10,7 +10,8 @@ session draws the deals with the service's randomness source and the readers see
 
 Notices (conflicts, unknown tags, contents the tracker and the engine disagree on) go to the
 Host's view; reader nodes going offline or online set the seats' reader health on the dashboard.
-A seat's phone can only say what sensors cannot see: "end my turn" (pass) and "Toast!".
+A seat's phone can only say what sensors cannot see: "end my turn" (pass), "Toast!" and a
+Character ability (whose physical effect the readers then read as the ability's).
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ DRINK_RULE = (
     "and reveals its contents"
 )
 SENSED_RULE = (
-    "On a sensed table the readers record pours and moves; a phone says only Pass or Toast."
+    "On a sensed table the readers record pours and moves; a phone says only Pass, Toast or a "
+    "Character ability."
 )
 WITNESS_RULE = (
     "The Host settles what the readers and the camera disagree on, with both at the table."
@@ -335,12 +337,16 @@ class SensedTable:
             raise MalformedInput(f"unknown input {kind!r}", field="input")
 
     def seat_input(self, seat: int, action: Mapping[str, Any]) -> None:
-        """A seat's phone on a sensed table: Pass (end turn) or Toast, nothing sensors see."""
+        """A seat's phone on a sensed table: Pass (end turn), Toast or a Character ability (its
+        physical effect is then read: ``core/sensed/abilities.py``), nothing sensors see."""
         kind = action.get("type")
         if kind == "toast":
             self.toast(seat)
         elif kind == "pass":
             self.end_turn(seat)
+        elif kind == "ability":
+            with self.lock:
+                self._take(self.session.ability(seat, action))
         else:
             raise IllegalAction(f"{kind} is read by the table's sensors", rule=SENSED_RULE)
 

@@ -140,9 +140,11 @@ def check_sensable(state: GameState, sensor: str = READERS) -> GameState:
             f"{sensor} not read Winetasters' pairs yet: play it with the readers or the phones",
             field="players",
         )
-    if state.opts.characters:
+    if state.opts.characters and sensor != READERS:
+        # The readers read an ability's physical effect after its owner's tap (phone); the
+        # camera's game has not been played with them (docs/tracking.md, "Character abilities").
         raise MalformedInput(
-            f"{sensor} not read Character abilities: play without Characters, or on the phones",
+            f"{sensor} not read Character abilities: play with the readers or on the phones",
             field="characters",
         )
     return state

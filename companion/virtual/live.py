@@ -58,12 +58,14 @@ class HandTable(CourseByHand):
         """Seat -> (the Goblet poured out there, the tokens lying flat on its reader)."""
         self.set_down: set[int] = set()
         """Seats whose poured-out Goblet stands on its spot again (:meth:`set_back`)."""
+        self.worn = {name: self.registry.rings_of(name) for name in self.names}
+        """Goblet (its cup) -> the ring UIDs it wears: its own, until Coasters are exchanged."""
         self.live = self._reading()
 
     def _reading(self) -> LiveScenario:
         """Start reading the table as it stands now."""
         self.motions.clear()
-        tags = {g: [*self.registry.rings_of(g), *self.inside[g]] for g in self.names}
+        tags = {g: [*self.worn[g], *self.inside[g]] for g in self.names}
         return LiveScenario(self.layout, tags, self.t)
 
     def restore(self, layout: Sequence[str], goblets: Mapping[str, Mapping[str, int]]) -> None:
@@ -169,6 +171,34 @@ class HandTable(CourseByHand):
         """Swap one Goblet back to its House's place (by hand, as any Swap)."""
         place = next(p for p, name in enumerate(self.layout) if name != self.names[p])
         self.swap(place, self.layout.index(self.names[place]))
+
+    def exchange_coasters(self, a: int, b: int, swap: bool = False) -> None:
+        """The Goblets at places ``a`` and ``b`` exchange their Coaster rings (a Character's
+        ability), each cup keeping its tokens: both rings slipped off at once, the cups swapped
+        meanwhile if ``swap`` (the averted-eyes card's "Swap and/or exchange": the rings then end
+        where they were), and each ring slipped onto the other cup. Each cup now belongs at the
+        place of its new ring's House."""
+        ga, gb = self.layout[a], self.layout[b]
+        rings = {ga: self.worn[ga], gb: self.worn[gb]}
+        for seat, name in ((a, ga), (b, gb)):
+            for uid in rings[name]:
+                self.motions.append(Motion(round(self.t, 3), "take", name, seat, uid))
+        self.t += self.span(self.hands.pause)
+        if swap:
+            self.swap(a, b)  # the cups carried with their tokens, the rings in the other hand
+        else:
+            self.t += self.span(self.hands.air)
+        self.worn[ga], self.worn[gb] = rings[gb], rings[ga]
+        for name in (ga, gb):
+            seat = self.layout.index(name)
+            for uid in self.worn[name]:
+                self.motions.append(Motion(round(self.t, 3), "pour", name, seat, uid))
+            self.t += self.span(self.hands.pause)
+        # "Each player should take the Goblet with the Coaster ring that matches their House"
+        names = list(self.names)
+        i, j = names.index(ga), names.index(gb)
+        names[i], names[j] = names[j], names[i]
+        self.names = tuple(names)
 
     def wait(self, seconds: float) -> None:
         """Nothing happens at the table for ``seconds``."""

@@ -40,8 +40,12 @@ Winetasters (7-12 players): a pair plays at its place's Goblet, the Winetaster's
 Noble who does not Toast and a Winetaster who takes no free Peek say nothing (the pair's next act
 tells the sensed side, ``core/sensed/pairs.py``), so the puppeteer goes straight on to the act.
 
-Supported: 4-12 players, with Coaster rings, without Character cards (the sensors cannot see an
-ability); other options raise ``MalformedInput`` naming the option.
+Character abilities are tapped on the owner's phone (a ``Tap`` of kind ``ability``) and then
+made by hand: the chosen Goblet lifted and put back (``peek_any``), two Goblets swapped, their
+Coasters exchanged (the averted-eyes card), a token taken behind the screen (``take_token``); an
+ability step declined says nothing.
+
+Supported: 4-12 players, with Coaster rings; Raise Your Memory raises ``MalformedInput``.
 """
 
 from __future__ import annotations
@@ -66,8 +70,9 @@ IDLE = 0.25
 PATIENCE = 12.0
 """Seconds it waits for the readers to report its last action before following the journal."""
 WEIGHTS = {
-    "turn": {"pour": 6.0, "peek": 1.0, "rotate": 0.8, "swap": 1.0, "pass": 0.0},
-    "final": {"pour": 3.0, "peek": 1.2, "rotate": 0.8, "swap": 1.2, "pass": 2.5},
+    "turn": {"pour": 6.0, "peek": 1.0, "rotate": 0.8, "swap": 1.0, "ability": 1.2, "pass": 0.0},
+    "final": {"pour": 3.0, "peek": 1.2, "rotate": 0.8, "swap": 1.2, "ability": 1.0, "pass": 2.5},
+    "ability": {"ability": 1.0, "decline": 1.0},
 }
 """How often a player picks each kind of action (a Pass ends a turn early: see ``EARLY_PASS``)."""
 EARLY_PASS = 1.0
@@ -76,8 +81,9 @@ REVEAL_TAP = 0.2
 """Seconds between the Goblets emptied and the reveal tapped (a moment, see ``HandTable``)."""
 DEALT = frozenset({"deal_characters", "deal_winetaster_cards", "deal_targets", "legacy_draw"})
 """Chance actions the sensed side draws itself (the players read them from it)."""
-SILENT = {"toast_option": "defer", "free_peek": "pass"}
-"""A Winetaster pair's steps closed without a word (see ``core/sensed/pairs.py``)."""
+SILENT = {"toast_option": "defer", "free_peek": "pass", "ability": "decline"}
+"""Steps closed without a word: a Winetaster pair's (``core/sensed/pairs.py``), and an ability
+step declined (``core/sensed/abilities.py``): the next act tells the sensed side."""
 REVEALS = ("readers", "tracked")
 """How the Goblets are revealed: poured out on the readers (the sensing design's ground truth),
 or emptied where they stand, revealing what was tracked."""
@@ -94,10 +100,11 @@ is recorded as the passing player's before the pass ends the step."""
 @dataclass(frozen=True)
 class Tap:
     """An input sensors cannot see, at table time ``t``: ``start_course`` (the Host), ``pass``,
-    ``toast`` (a seat's phone), ``reveal`` (the Toast Caller: reveal what was tracked),
-    ``pour_out`` (the Toast Caller: every Goblet is poured out on its reader), ``enter``
-    (``action`` entered by hand: the tie-break shoot-out), ``fix_layout`` (the Host says where
-    the Goblets stand: ``layout``, after a tracker conflict)."""
+    ``toast``, ``ability`` (a seat's phone: ``action`` is the ability), ``reveal`` (the Toast
+    Caller: reveal what was tracked), ``pour_out`` (the Toast Caller: every Goblet is poured out
+    on its reader), ``enter`` (``action`` entered by hand: the tie-break shoot-out),
+    ``fix_layout`` (the Host says where the Goblets stand: ``layout``, after a tracker
+    conflict)."""
 
     t: float
     kind: str
@@ -125,8 +132,6 @@ def check_options(state: Any) -> GobletsState:
     opts = state.opts
     if opts.raise_your_memory:
         raise MalformedInput("the puppeteer plays with Coaster rings", field="raise_your_memory")
-    if opts.characters:
-        raise MalformedInput("the puppeteer plays without Character cards", field="characters")
     return state
 
 
@@ -218,22 +223,26 @@ class Puppeteer:
         if sensed is not None and sensed.conflict:
             self._fix(sensed)
         elif sensed is None or self._is_caught_up(sensed):
-            engine = self.engine
-            if engine.is_over():
-                pass
-            elif engine.phase == "initial_pour":
-                self._setup(sensed)
-            elif engine.phase == "shootout":
-                self._shootout()
-            elif engine.to_move() is CHANCE:
-                self._deal(sensed)
-            elif engine.steps[0]["kind"] == "reveal":
-                self._reveal(engine.steps[0]["seat"])
-            else:
-                self._play(engine.steps[0])
+            self._next(sensed)
         if self.table.t <= before:
             self.table.wait(IDLE)
         self.table.publish()
+
+    def _next(self, sensed: Sensed | None) -> None:
+        """Do what the engine asks for next."""
+        engine = self.engine
+        if engine.is_over():
+            pass
+        elif engine.phase == "initial_pour":
+            self._setup(sensed)
+        elif engine.phase == "shootout":
+            self._shootout()
+        elif engine.to_move() is CHANCE:
+            self._deal(sensed)
+        elif engine.steps[0]["kind"] == "reveal":
+            self._reveal(engine.steps[0]["seat"])
+        else:
+            self._play(engine.steps[0], sensed)
 
     def _fix(self, sensed: Sensed) -> None:
         """The Host, asked to, says where the Goblets stand (once in a while, not at each look)."""
@@ -357,6 +366,12 @@ class Puppeteer:
         if sensed is None:
             self._apply(engine.sample_chance(self.rng))
             return
+        if engine.phase == "deal_characters" and not self._course.started:
+            # The Host starts the game's first Course; the sensed side deals the Characters.
+            self.table.wait(self.table.span(THINK))
+            self._tap("start_course")
+            self._course = _Notes(number=engine.course + 1, started=True)
+            return
         theirs = list(sensed.actions)
         if len(theirs) > len(self.actions) and theirs[len(self.actions)]["type"] == engine.phase:
             self._apply(theirs[len(self.actions)])
@@ -367,15 +382,21 @@ class Puppeteer:
         places = len(self.engine.places)
         return max(0, self.engine.turn_number - self._course.first_turn - 1) // places
 
-    def _play(self, step: dict[str, Any]) -> None:
+    def _play(self, step: dict[str, Any], sensed: Sensed | None = None) -> None:
         table = self.table
         action = self._choose(step)
         if step["kind"] in SILENT and action["type"] == SILENT[step["kind"]]:
-            # Winetasters: the Noble does not Toast, or the Winetaster takes no free Peek. Nobody
-            # says so: the partner's next act tells the sensed side (core/sensed/pairs.py).
+            # The Noble does not Toast, the Winetaster takes no free Peek, an ability is not
+            # used: nobody says so, the next act tells the sensed side (core/sensed/pairs.py,
+            # abilities.py), so the next act follows at once.
             self._apply(action)
-            if not self.engine.is_over() and self.engine.to_move() is not CHANCE:
-                self._play(self.engine.steps[0])
+            self._next(sensed)
+            return
+        if action["type"] == "ability":
+            table.wait(table.span(THINK))
+            self._tap("ability", step["seat"], action=action)  # the owner's phone
+            self._ability_by_hand(action, step["place"])
+            self._apply(action)
             return
         table.wait(table.span(THINK))
         kind, place = action["type"], step["place"]
@@ -418,6 +439,9 @@ class Puppeteer:
             return kinds["toast"][0]
         if step["kind"] == "toast_option":
             return kinds["defer"][0]  # not the Toast's round yet: the pair plays as normal
+        if step["kind"] == "ability":
+            kind = rng.choices(["ability", "decline"], [1.0, 1.0])[0]
+            return rng.choice(kinds.get(kind) or kinds["decline"])
         weights = dict(WEIGHTS.get(step["kind"], WEIGHTS["final"]))
         if step["kind"] == "turn":
             weights["pass"] = EARLY_PASS if engine.taken else 0.15 * EARLY_PASS
@@ -426,6 +450,25 @@ class Puppeteer:
         if kind == "pour":
             return self._pour(step)
         return rng.choice(kinds[kind])
+
+    def _ability_by_hand(self, action: Action, place: int) -> None:
+        """What the owner does at the table after tapping ``action`` (docs/tracking.md,
+        "Character abilities"): the chosen Goblet lifted and looked into, two Goblets swapped,
+        their Coasters exchanged, or a token taken from the pool behind the screen."""
+        table = self.table
+        card = next(c for c in self.engine.opts.characters if c.name == action["card"])
+        table.wait(table.span(table.hands.pause))  # at once: the ability is under way
+        if card.effect == "peek_any":
+            table.peek(action["goblet"])
+        elif card.effect == "take_token":
+            kind = Token(card.token)
+            table.screens[place].append((table.take(kind), kind))
+        else:
+            p, q = action["goblets"]
+            if action.get("coasters"):
+                table.exchange_coasters(p, q, swap=bool(action.get("swap")))
+            else:
+                table.swap(p, q)
 
     def _pour(self, step: dict[str, Any]) -> Action:
         engine, rng = self.engine, self.rng

@@ -66,6 +66,8 @@ class SessionSink:
             self._take(session.end_turn(tap.seat))
         elif tap.kind == "toast":
             self._take(session.toast(tap.seat))
+        elif tap.kind == "ability":
+            self._take(session.ability(tap.seat, tap.action))
         elif tap.kind == "reveal":
             self._take(session.reveal(tap.t))
         elif tap.kind == "pour_out":

@@ -154,9 +154,8 @@ def test_the_puppeteer_follows_a_journal_that_went_another_way() -> None:
 @pytest.mark.parametrize(
     ("options", "field"),
     [
-        ({"players": 8}, "players"),
+        ({"players": 3}, "players"),  # Russian Goblette (Winetasters and Characters: played)
         ({"players": 4, "raise_your_memory": True}, "raise_your_memory"),
-        ({"players": 4}, "characters"),  # the default deck
     ],
 )
 def test_options_the_puppeteer_cannot_play_are_refused(options: dict, field: str) -> None:

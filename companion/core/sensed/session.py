@@ -82,6 +82,7 @@ class SensedSession:
             initial_layout=dict(self.table.layout),
             initial_contents=contents,
         )
+        self.table.on_rings = self.tracker.exchange_rings  # a Character exchanged Coasters
         self.registry = registry
         self.pour_out_config = pour_out or PourOutConfig()
         self.reveal_apart = reveal_apart
@@ -196,6 +197,10 @@ class SensedSession:
         """``seat`` Calls the Toast."""
         return self.table.toast(seat)
 
+    def ability(self, seat: int, data: Mapping[str, Any]) -> Result:
+        """``seat`` taps a Character ability (see :meth:`SensedTable.ability`)."""
+        return self.table.ability(seat, data)
+
     def apply_chance(self, action: Action) -> Result:
         """A chance event the sensors cannot see (see :meth:`SensedTable.apply_chance`)."""
         return self.table.apply_chance(action)
@@ -230,6 +235,10 @@ class SensedSession:
             t=t,
             config=self.pour_out_config,
         )
+        if not self.state.opts.raise_your_memory:
+            for place, seat in enumerate(self.pouring.seats):
+                # The ring the Goblet wears now: a Character may have exchanged Coasters.
+                seat.rings = self.tracker.rings(table.layout[place]) or seat.rings
         return Result(notices=[{"notice": "pour_out"}])
 
     def confirm(

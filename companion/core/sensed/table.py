@@ -22,14 +22,16 @@ the table put right), and the difference is then recorded as the move it was.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import CHANCE, Action, Event, Mode
+from companion.core.games.goblets import abilities as engine_abilities
 from companion.core.games.goblets.state import GobletsState
 from companion.core.games.goblets.tokens import check_contents, is_kind
 from companion.core.sensed import actors, pairs
+from companion.core.sensed.abilities import Expected, ability_action, declined
 from companion.core.sensed.places import (
     GobletNames,
     Layout,
@@ -109,6 +111,11 @@ class SensedTable:
         self.now: float | None = None
         """The latest time (seconds, the observations' clock) seen in an event or a tick."""
         self._pending_pass: tuple[int, float | None] | None = None
+        self.expected = Expected()
+        """Physical effects of recorded Character abilities still to be read."""
+        self.on_rings: Callable[[str, str], None] | None = None
+        """Told the two Goblets (tracker names) whose Coasters an ability exchanged (the session
+        tells its tracker: ``core/sensed/abilities.py``)."""
 
     def follow(self, state: GobletsState) -> Result:
         """Go on from ``state``, the journal's after a hand entry (the Host entered or undid an
@@ -179,6 +186,10 @@ class SensedTable:
         the engine's places where they stand now.
         """
         state = self.state
+        result = Result()
+        if state.phase == "deal_characters":
+            # "Shuffle the Character cards and deal 1 to each player": before the first Course.
+            self._auto_chance(result)
         if state.phase != "initial_pour":
             raise AmbiguousObservation(
                 f"the Course has already started (phase {state.phase}): nothing to start"
@@ -186,7 +197,7 @@ class SensedTable:
         self.started_course = state.course
         self._first = {}
         self._extra = []
-        result = Result()
+        self.expected.clear()
         self._check_setup(result)
         return result.extend(self._drain())
 
@@ -200,6 +211,14 @@ class SensedTable:
         """
         when = self.now if t is None else t
         return self._submit({"event": "input.pass", "seat": self._check_seat(seat), "t": when})
+
+    def ability(self, seat: int, data: Mapping[str, Any]) -> Result:
+        """``seat`` taps a Character ability on their phone (``data``: the card and its
+        parameters, see :mod:`companion.core.sensed.abilities`); its physical effect, read
+        afterwards, is the ability's. A tap the engine cannot parse raises MalformedInput."""
+        action = ability_action(self._check_seat(seat), data)
+        engine_abilities.parse(self.state, action)
+        return self._submit({"event": "input.ability", "seat": seat, "action": action})
 
     def tick(self, t: float) -> Result:
         """The observations' clock reached ``t``: apply a pass whose wait is over."""
@@ -373,7 +392,8 @@ class SensedTable:
 
     def _apply(self, action: Action, result: Result, raise_errors: bool = False) -> bool:
         """Apply ``action`` in recording mode; a refusal becomes a notice (or is raised)."""
-        for silent in pairs.implied(self.state, action):  # a Winetaster pair's unspoken step
+        # A Winetaster pair's unspoken step, abilities nobody used: journaled before the act.
+        for silent in [*pairs.implied(self.state, action), *declined(self.state, action)]:
             self._apply(silent, result)
         try:
             events = self.state.apply(action, Mode.RECORDING)
@@ -407,11 +427,24 @@ class SensedTable:
                 self._pending_pass = (item["seat"], item.get("t"))
             else:
                 self._pass(item["seat"], result)
+        elif kind == "input.ability":
+            self._ability(item["action"], result)
         elif kind == "input.toast":
             action: Action = {"type": "toast", "seat": item["seat"]}
             if not self.pours_seen:
                 action["pours"] = "unseen"
             self._apply(action, result)
+
+    def _ability(self, action: Action, result: Result) -> None:
+        """Record a tapped ability and expect its physical effect (``core/sensed/abilities.py``)."""
+        if not self._apply(action, result):
+            return
+        state = self.state
+        card = next(c for c in state.opts.characters if c.name == action["card"])
+        self.expected.after(action, card.effect)
+        if action.get("coasters") and self.names.rings and self.on_rings is not None:
+            p, q = action["goblets"]
+            self.on_rings(self.names.name(state.goblet_at[p]), self.names.name(state.goblet_at[q]))
 
     # -- the initial pour and Course setup --------------------------------------------------
 
@@ -560,6 +593,8 @@ class SensedTable:
         if state.phase != "play" or state.stage not in ("turns", "toast", "course_start"):
             result.notices.append({"notice": "lift", "goblet": item["goblet"], "seat": place})
             return
+        if self.expected.take_lift(place):
+            return  # an ability's look into that Goblet, already recorded from the phone
         actor = actors.peeker(state, place)
         self._apply({"type": "peek", "seat": actor}, result)
 

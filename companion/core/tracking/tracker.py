@@ -103,6 +103,9 @@ class Tracker:
         self._conflict_open = False
         self._now: float | None = None
         self._seat_node: dict[int, str] = {}
+        self._worn: dict[str, str] = {}
+        """Ring UID -> the Goblet wearing it, where a Character exchanged Coasters (else the
+        registry's Goblet): :meth:`exchange_rings`."""
         if initial_layout is not None:
             layout = self._check_layout(initial_layout)
             for seat, goblet in layout.items():
@@ -156,8 +159,9 @@ class Tracker:
                     self._unknown.add(uid)
                     events.append(self._event("unknown_tag", uid=uid, seat=seat))
             elif isinstance(tag, Ring):
-                self._join(tag.goblet)
-                hit.add(tag.goblet)
+                wearer = self._worn.get(uid, tag.goblet)
+                self._join(wearer)
+                hit.add(wearer)
             elif uid in self._owner:
                 hit.add(self._owner[uid])
                 owned.append(uid)
@@ -225,6 +229,31 @@ class Tracker:
         self._conflict_open = False
         seats = {str(seat): goblet for seat, goblet in sorted(fixed.items())}
         return [self._event("fixed", seats=seats), *self._check()]
+
+    def exchange_rings(self, a: str, b: str) -> None:
+        """Goblets ``a`` and ``b`` exchange their Coaster rings (a Character's ability: "Swap
+        and/or exchange the Coasters of two Goblets"). A Goblet is its cup and its tokens: each
+        keeps its name, where it stands and what it holds, and is read by the other's ring from
+        now on (for the rest of the game). Nothing is reported: the ring read at the other cup
+        is that cup's, so no move follows from the exchange itself."""
+        for name in (a, b):
+            if name not in self._contents:
+                raise MalformedInput(f"unknown goblet {name!r}", field="goblet")
+        rings_a, rings_b = self.rings(a), self.rings(b)
+        self._tags[a] = (self._tags[a] - rings_a) | rings_b
+        self._tags[b] = (self._tags[b] - rings_b) | rings_a
+        for uid in rings_b:
+            self._worn[uid] = a
+        for uid in rings_a:
+            self._worn[uid] = b
+        for name in (a, b):  # a different ring: its recent miss rate says nothing of this one
+            self._misses.pop(name, None)
+
+    def rings(self, goblet: str) -> frozenset[str]:
+        """The ring UIDs ``goblet`` wears now (its own, unless Coasters were exchanged)."""
+        return frozenset(
+            uid for uid in self._tags.get(goblet, ()) if isinstance(self.registry.lookup(uid), Ring)
+        )
 
     def empty_goblets(
         self, goblets: Iterable[str] | None = None, t: float | None = None
