@@ -8,7 +8,7 @@ Seat (a player's phone, by its seat cookie), the Host (PIN; the Character cards 
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 
 from companion.core.game import HOST, PUBLIC
 from companion.core.games.goblets.characters import EFFECTS, TIMINGS
@@ -164,3 +164,38 @@ def replay(game_id: int):
     return render_template(
         "replay.html", page="history", timeline=timeline, csrf=auth.session_csrf()
     )
+
+
+ICON_SIZES = (192, 512)
+"""The manifest's icons, generated into static/ by scripts/web_assets.py (no download)."""
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest: add the tablet or a phone to the home screen, open full screen."""
+    icons = [
+        {
+            "src": url_for("static", filename=f"icon-{size}.png"),
+            "sizes": f"{size}x{size}",
+            "type": "image/png",
+            "purpose": purpose,
+        }
+        for size in ICON_SIZES
+        for purpose in ("any", "maskable")  # the Goblet lies inside the maskable safe zone
+    ]
+    reply = jsonify(
+        {
+            "name": "Cupbearer",
+            "short_name": "Cupbearer",
+            "description": "The table's companion for Raise Your Goblets, Cena and the courtroom.",
+            "start_url": url_for("pages.table"),
+            "scope": "/",
+            "display": "fullscreen",
+            "orientation": "any",
+            "background_color": "#f7f2e7",
+            "theme_color": "#7a1f2b",
+            "icons": icons,
+        }
+    )
+    reply.mimetype = "application/manifest+json"
+    return reply

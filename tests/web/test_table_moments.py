@@ -7,8 +7,10 @@ own phones' API (as test clients holding their seat cookies). Screenshots go to 
 
 from __future__ import annotations
 
+import json
 import random
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -89,13 +91,13 @@ PREFERENCE = ("reveal", "toast", "pour", "pass")
 
 def play_to_the_toast(service, phones: dict, phone) -> None:
     """Play until the first Toast is scored: the API phones pour Wine, then Toast; every seat
-    reveals when asked; Chloe (in the browser) taps Reveal or Pass on her turns."""
+    reveals when asked; Chloe (in the browser ``phone``, if any) taps Reveal or Pass."""
     for _ in range(60):
         state = service.table.state
         if state.results:
             return
         seat = state.to_move()
-        if seat == BROWSER_SEAT:
+        if seat == BROWSER_SEAT and phone is not None:
             phone.wait_for_selector("body[data-myturn=yes]")
             kind = "reveal" if phone.locator('#actions [data-type="reveal"]').count() else "pass"
             phone.click(f'#actions [data-type="{kind}"]')
@@ -111,7 +113,8 @@ def play_to_the_toast(service, phones: dict, phone) -> None:
                 ),
             )
             assert phones[seat].act(action).status_code == 200
-        wait_seq(phone, service)
+        if phone is not None:
+            wait_seq(phone, service)
     raise AssertionError("no Toast within 60 actions")
 
 
@@ -281,4 +284,106 @@ def test_the_tablet_reads_at_arms_length(browser, table):
         page.screenshot(path=str(OUT / "moments-tablet-1024x768.png"), animations="disabled")
     finally:
         context.close()
+    assert errors == []
+
+
+LOW_CONTRAST = """() => {
+  const parse = (c) => {
+    const m = /rgba?\\(([^)]+)\\)/.exec(c);
+    if (!m) return null;
+    const [r, g, b, a = 1] = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return {r, g, b, a};
+  };
+  const channel = (v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  const lum = (c) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+  const behind = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c.a > 0.5) return c;
+    }
+    return {r: 255, g: 255, b: 255};
+  };
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || el instanceof SVGElement) continue;
+    if (el.closest("script, style")) continue;
+    if (!el.getClientRects().length || el.closest("button:disabled")) continue;
+    const style = getComputedStyle(el);
+    const a = lum(parse(style.color)), b = lum(behind(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+    const large = size >= 24 || (size >= 18.66 && bold);
+    const text = node.textContent.trim().slice(0, 30);
+    if (ratio < (large ? 3 : 4.5)) out.push(`${text}: ${ratio.toFixed(2)}`);
+  }
+  return out;
+}"""
+"""Every visible text of the page (outside the drawing) under WCAG AA contrast on its background."""
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG file's width and height, from its IHDR chunk (after checking the signature)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_table_installs_stays_awake_goes_dark_and_never_says_it_by_colour_alone(browser, table):
+    base, service, app = table
+    phones = people_game(service, app, browser_seat=None)
+    with urllib.request.urlopen(f"{base}/manifest.webmanifest", timeout=10) as reply:
+        assert reply.headers["Content-Type"].startswith("application/manifest+json")
+        manifest = json.loads(reply.read())
+    assert manifest["display"] == "fullscreen" and manifest["start_url"] == "/"
+    assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        with urllib.request.urlopen(base + icon["src"], timeout=10) as reply:
+            width, height = png_size(reply.read())
+        assert f"{width}x{height}" == icon["sizes"] and icon["type"] == "image/png"
+
+    errors: list[str] = []
+    contexts = []
+    try:
+        for scheme in ("light", "dark"):
+            context = browser.new_context(**TABLET, color_scheme=scheme)
+            contexts.append(context)
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{base}/")
+            page.wait_for_selector("#drawing .place.moving")
+            assert page.evaluate(LOW_CONTRAST) == [], scheme
+            if scheme == "light":
+                cdp = context.new_cdp_session(page)
+                found = cdp.send("Page.getAppManifest")
+                assert found["url"].endswith("/manifest.webmanifest") and found["errors"] == []
+                page.wait_for_function("() => document.body.dataset.wakelock")
+                assert page.evaluate("document.body.dataset.wakelock") == "held"
+        dark = page
+        background = dark.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(20, 17, 14)"  # the dim room's paper, not the day's
+
+        # The Toast: each Goblet's verdict in a word and a shape, not in red and green alone.
+        play_to_the_toast(service, phones, None)
+        dark.wait_for_selector("#toast .reveal-row")
+        places = len(service.table.state.results[-1]["places"])
+        dark.wait_for_function(
+            "n => document.querySelectorAll('#toast .reveal-row').length === n", arg=places
+        )
+        for row, place in zip(
+            dark.locator("#toast .reveal-row").all(),
+            service.table.state.results[-1]["places"],
+            strict=True,
+        ):
+            text = row.inner_text()
+            assert (
+                ("☠" in text and "POISONED" in text)
+                if place["poisoned"]
+                else ("✓" in text and "SURVIVED" in text)
+            ), text
+        assert dark.evaluate(LOW_CONTRAST) == []
+        dark.screenshot(path=str(OUT / "moments-tablet-dark-toast-1024x768.png"))
+    finally:
+        for context in contexts:
+            context.close()
     assert errors == []

@@ -149,7 +149,7 @@ const Goblets = (() => {
       node.append(CB.svg("circle", {cx: x, cy: 62, r: 24, fill: drunk ? (g.poisoned ? "#b00020" : "#2e7d32") : "#f5efe2", stroke: "#333", "stroke-width": 2}));
       node.append(CB.svg("text", {x, y: 69, "text-anchor": "middle", class: "seat-label", text: String(i + 1)}));
       node.append(CB.svg("text", {x, y: 112, "text-anchor": "middle", class: "contents-label",
-        text: drunk ? `${seatName(g.drunk_by)}` : ""}));
+        text: drunk ? `${seatName(g.drunk_by)} · ${g.poisoned ? "☠ poisoned" : "✓ survived"}` : ""}));
       svg.append(node);
     });
     return svg;

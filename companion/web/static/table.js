@@ -28,9 +28,10 @@
       return;
     }
     const rows = last.places.map((p) => CB.el("li", {class: "reveal-row " + (p.poisoned ? "poisoned" : "survived")},
+      CB.el("span", {class: "shape", "aria-hidden": "true"}, p.poisoned ? "☠" : "✓"),
       CB.el("strong", {}, Goblets.house(p.house).name),
       ` (${p.seats.map(Goblets.seatName).join(" & ")}): ${Goblets.contents(p.contents)} — `,
-      p.poisoned ? "POISONED" : "survived",
+      CB.el("strong", {class: "verdict"}, p.poisoned ? "POISONED" : "SURVIVED"),
       p.target_poisoned ? " · Target poisoned" : "",
       p.most_wine ? " · most Wine" : ""));
     const list = CB.el("ol", {class: "reveal"});
@@ -65,10 +66,13 @@
       (camera.errors ? ` · ${camera.errors} refused frames` : ""));
   }
 
+  const READER_SHAPE = {online: "●", virtual: "●", offline: "▲", broken: "✕"};  // as on the drawing
+
   function readers(message) {
     const entries = Object.entries(message.readers || {});
     const camera = cameraRow(message);
-    CB.fill("readers", entries.length ? entries.map(([s, v]) => CB.el("li", {class: "reader-" + v}, `${Goblets.seatName(Number(s))}: ${v}`))
+    CB.fill("readers", entries.length ? entries.map(([s, v]) => CB.el("li", {class: "reader-" + v},
+      CB.el("span", {class: "shape", "aria-hidden": "true"}, READER_SHAPE[v] || "▲"), `${Goblets.seatName(Number(s))}: ${v}`))
       : camera ? [] : [CB.el("li", {class: "muted"}, message.play === "phones" ? "played on the phones (no readers)"
         : message.virtual ? "virtual table (no hardware)" : "no reader has reported yet")], camera);
   }
@@ -112,6 +116,20 @@
     document.body.dataset.seq = message.seq;
     if (view.phase) document.body.dataset.phase = view.phase;
   }
+
+  /* The tablet stays awake while it shows the table (where the browser offers a wake lock). */
+  async function keepAwake() {
+    if (!("wakeLock" in navigator)) { document.body.dataset.wakelock = "unsupported"; return; }
+    try {
+      const lock = await navigator.wakeLock.request("screen");
+      document.body.dataset.wakelock = "held";
+      lock.addEventListener("release", () => { document.body.dataset.wakelock = "released"; });
+    } catch (error) {
+      document.body.dataset.wakelock = "refused: " + error.name;  // e.g. a hidden tab; asked again when shown
+    }
+  }
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") keepAwake(); });
+  keepAwake();
 
   const initial = CB.data("initial");
   render(initial);
