@@ -65,6 +65,10 @@ def main() -> None:
             exact = sum(r["exact"] for r in results)
             took = time.perf_counter() - start
             print(f"{noise:9} {players} players: {exact}/{args.seeds} exact ({took:.0f} s)")
+            told: Counter[str] = Counter()
+            for r in results:
+                told.update(r["notices"])
+            print(f"  Host notices over all games: {dict(told) or 'none'}")
             for seed, r in enumerate(results):
                 if not r["exact"]:
                     print(f"  seed {seed}: {r}")
