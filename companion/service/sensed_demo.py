@@ -126,6 +126,8 @@ def tap_session(
             bridge.end_turn(tap.seat)
         elif tap.kind == "toast":
             bridge.toast(tap.seat)
+        elif tap.kind == "ability":  # a Character ability from the owner's phone
+            bridge.seat_input(tap.seat, tap.action)
         elif tap.kind == "reveal" and not camera:
             bridge.reveal()
         elif tap.kind in ("reveal", "pour_out"):

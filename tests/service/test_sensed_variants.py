@@ -8,6 +8,7 @@ read afterwards (here a Swap of two Goblets) journals nothing more.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -16,7 +17,9 @@ from companion.core.errors import IllegalAction
 from companion.core.game import Mode, Viewer
 from companion.core.tags import TagRegistry
 from companion.service import Service
+from companion.service.sensed_demo import SensedDemo
 from companion.service.sensing import SensedTable
+from tests.virtual.test_puppet_characters import DECK as CHARACTERS
 
 DECK = [
     {"name": "Schemer", "timing": "own_turn", "effect": "swap_any"},
@@ -70,3 +73,35 @@ def test_a_phones_ability_is_journaled_and_its_swap_read_as_the_ability(sensed):
     # A phone still cannot say what the readers read.
     with pytest.raises(IllegalAction, match="sensors"):
         service.act({"type": "peek", "seat": owner}, by=Viewer.seat(owner))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 7, "courses": 1},  # Winetasters: three pairs and the extra player
+        {"players": 5, "courses": 1, "characters": CHARACTERS},
+    ],
+)
+def test_the_demo_table_plays_winetasters_and_characters(sensed, options):
+    # The virtual table can show these variants: the puppeteer's taps (an ability included)
+    # reach the service's sensed session, and the journal is a whole game with no rule warning.
+    demo = SensedDemo(sensed, speed=400.0, noise="moderate", rng=random.Random(4), options=options)
+    sensed.new_game("goblets", demo.options, play="demo")
+    demo.start()
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            table = sensed.table
+            if table is not None and table.state.is_over():
+                break
+            time.sleep(0.05)
+        state = sensed.table.state
+        assert state.is_over()
+        assert state.warnings == []
+        entries = sensed.store.entries(sensed.table.record.id)
+        kinds = {e.action["type"] for e in entries}
+        assert "pour" in kinds and "reveal" in kinds
+        if "characters" in options:
+            assert "ability" in kinds
+    finally:
+        demo.stop()
