@@ -38,6 +38,7 @@ import numpy as np
 
 from vision import frame, layout, palette
 from vision.frame import Cloth
+from vision.kinds import NO_KIND, chroma_kind, chromatic, classify, kind_of
 from vision.layout import TableLayout
 
 KINDS = tuple(palette.TOKEN_COLOURS)
@@ -77,14 +78,8 @@ bright lamp saturates too, but glare spreads over the cloth: even a small lamp's
 covers 7 tokens' area or more), as is any saturated pixel in the band round it."""
 
 _NAMES, _LAB = palette.lab(palette.TOKEN_COLOURS)
-_CLASSIFY = palette.Classifier(_LAB)
-"""The nearest token colour of every pixel (the cloth is each frame's own:
-:func:`_cloth_distance`)."""
 _WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)
 _SQUARED_WEIGHTS = (_WEIGHTS.astype(np.float64) ** 2).reshape(1, 3)
-_KIND_WEIGHTS = np.array([0.4, 1.0, 1.0], np.float32)
-"""A token's kind is named with lightness weighing less still: what sheen the darkest quarter
-of its face keeps lightens it, and leaves its hue."""
 SHADES = (1.15, 1.0, 0.82, 0.66, 0.52, 0.42)
 """The cloth's brightness under the lamp's hot spot, in full light and in ever deeper shadow (a
 goblet's takes at most 0.6 of the light, a token's contact shadow a quarter more): a pixel nearer
@@ -115,9 +110,6 @@ _COVER_DISC = cv2.circle(
     -1,
 )
 _COVER_DISC /= _COVER_DISC.sum()
-_FACE_R = round(0.65 * R)
-_FACE = cv2.circle(np.zeros((2 * _FACE_R + 1,) * 2, np.uint8), (_FACE_R,) * 2, _FACE_R, 1, -1) > 0
-"""A token's face, short of its rim (which blur mixes with the cloth)."""
 _RING_R = round(2.6 * R)
 _RING = cv2.circle(np.zeros((2 * _RING_R + 1,) * 2, np.uint8), (_RING_R,) * 2, _RING_R, 1, -1) > 0
 _RING &= cv2.circle(np.zeros_like(_RING, np.uint8), (_RING_R,) * 2, round(1.3 * R), 1, -1) == 0
@@ -151,6 +143,9 @@ SHEEN_DARK = 0.68
 """Darker than this fraction of the table round it is no token's contact shadow (a quarter
 darker) nor wood grain, but may be a sheened Poison token (about half as bright)."""
 _NEAR = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+VIVID = 64
+"""Channels differing by this much are a token's own face, never its edge blurred into the cloth
+(a Wine token's face keeps about 125 whatever sheen lightens it, its blurred edge half that)."""
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -308,26 +303,6 @@ def _shade_near(grey: np.ndarray, cloth_like: np.ndarray, x: int, y: int, level:
     return float(np.clip(np.median(values) / max(level, 1.0), 0.4, 1.25))
 
 
-def _kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) -> str:
-    """The kind of the token centred at ``(x, y)``: the colour of the darkest quarter of its
-    face (a lamp's sheen only adds white, so the darkest pixels are the token's own colour),
-    lit back to full light by the shade round it (a token in a goblet's shadow is as dark as
-    the cloth there), named by the nearest token colour."""
-    r = _FACE_R
-    face = crop[y - r : y + r + 1, x - r : x + r + 1]
-    g = grey[y - r : y + r + 1, x - r : x + r + 1]
-    inside = _FACE[: face.shape[0], : face.shape[1]]
-    pixels = face[inside].astype(np.float32)
-    if pixels.size == 0:
-        return "poison"
-    order = np.argsort(g[inside], kind="stable")
-    dark = pixels[order[: max(len(order) // 4, 1)]]
-    colour = np.clip(np.median(dark, axis=0) / shade, 0, 255).astype(np.uint8)
-    lab = cv2.cvtColor(colour[None, None, :], cv2.COLOR_BGR2Lab)[0, 0].astype(np.float32)
-    d = (((_LAB - lab) * _KIND_WEIGHTS) ** 2).sum(axis=1)
-    return KINDS[int(np.argmin(d))]
-
-
 def _unexplained(
     inside: np.ndarray, peaks: list[tuple[float, float]], classes: np.ndarray
 ) -> list[str]:
@@ -426,7 +401,7 @@ def area_blobs(
     x0, y0 = round(cx) - _HALF, round(cy) - _HALF
     crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-    classes, token_distance = _CLASSIFY.nearest(lab)
+    classes, token_distance = classify(crop, lab)
     # Darker than 0.4 of the cloth is no shadow here (a goblet's takes at most 0.6 of the
     # light) but may be a Poison token's blurred edge.
     bare = cloth.mask(crop, darkest=0.4)
@@ -447,9 +422,18 @@ def area_blobs(
     )
     # A colourless pixel is cloth only where the cloth is colourless too: a sheened Poison
     # token on green felt is as dark as the felt in shadow, but grey.
+    # A pixel of a token's chroma is cloth only where the cloth is of that chroma too: a
+    # sheen lightens a Wine token to the pink of no cloth, nearer in Lab to grey cloth under a
+    # lamp than to any token colour, but as red as Wine (vision/kinds.py).
+    # Only a vivid one: a token's blurred edge mixes its colour with the cloth's, and is cloth.
+    b, g, r = cv2.split(crop)
+    spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    vivid = chromatic(crop)
+    vivid = (vivid != NO_KIND) & (vivid != chroma_kind(cloth.bgr)) & (spread >= VIVID)
     cloth_like = bare | (
         (_cloth_distance(lab, cloth.bgr) <= token_distance)
         & ~(colourless & ~cloth.mask(crop, darkest=0.3, looser=CLOTH_LOOSER))
+        & ~vivid
     )
     if _untextured(crop, cloth_like, table):
         return None
@@ -484,7 +468,7 @@ def area_blobs(
         for x, y in blob.peaks:
             xi, yi = round(x), round(y)
             shade = _shade_near(grey, cloth_like, xi, yi, level)
-            kinds.append(_kind_of(crop, grey, shade, xi, yi))
+            kinds.append(kind_of(crop, grey, shade, xi, yi))
         peaks = [(x + x0, y + y0) for x, y in blob.peaks]
         extra = _unexplained((labels == blob.label) & ~sheened, blob.peaks, classes)
         out.append(Blob(blob.area, peaks, kinds, blob.label, extra))

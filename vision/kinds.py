@@ -1,0 +1,140 @@
+"""A token's kind from its colour, whatever sheen a lamp puts on it (pure: arrays in, names out).
+
+Rulebook, Ingredients: "Wine (red) | Poison (black) | Antidote (white) | Unicorn Antidote (blue)
+| Ogre Poison (green)". Three are colours, two are greys, and a lamp's specular sheen on a glossy
+token is white: it adds the same amount to every channel (the dichromatic reflection model), so
+it lightens a Wine token to pink and then to white at its peak, but leaves the *difference*
+between its channels, its chroma, as it was until a channel clips. Naming by the nearest colour
+(lightness and all) calls a sheened Wine an Antidote; naming by chroma does not:
+
+- a sheened pixel (white added: its least channel brighter than any coloured token's own)
+  whose channels differ by :data:`CHROMA_MIN` or more is of the coloured kind whose chroma
+  points the same way (its brightest channel minus the others: red for Wine, blue for the
+  Unicorn Antidote, green for Ogre Poison), by a lookup table over the quantised colour;
+- any other pixel is named by its nearest colour in Lab (Poison, Antidote, or a
+  colour too faint to tell);
+- a token's kind: coloured when a quarter of its face is strongly chromatic (lit back by the
+  shade round it), by the chroma of that quarter; otherwise Poison or Antidote by the darkest
+  tenth of its face (sheen only adds white, so the darkest pixels are its own grey).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import layout, palette
+
+KINDS = tuple(palette.TOKEN_COLOURS)
+NAMES, LAB = palette.lab(palette.TOKEN_COLOURS)
+R = layout.TOKEN_RADIUS
+CHROMA_MIN = 36
+"""Channels differing by this much (of 255) are a colour, not a grey: a Wine token keeps 125 in
+full light and 52 in a goblet's deepest shadow; an Antidote or Poison under a lamp's colour cast
+shows 20 at most, white linen 16."""
+CHROMA_KIND = 48
+"""A token whose most chromatic quarter of face, lit back, differs by this much is a coloured
+token (its rim mixing with a coloured cloth gives less, and it is outside the face)."""
+SHEENED = 64
+"""A colour whose least channel is this bright has white added to it (a Wine token's least is
+25, the Unicorn Antidote's 35, Ogre Poison's 40, 46 under a lamp's hot spot): a sheened token.
+Only there is chroma trusted over the nearest colour: where a token's blurred edge meets a
+darker one (Wine beside Poison) the mix is chromatic too, but dark."""
+ALIGNED = 0.93
+"""A chroma this near (cosine; within 21 degrees) to a kind's own is that kind; one further from
+all three (a ring's yellow, a wooden table's brown: 26 degrees from Wine's) keeps its Lab name."""
+BITS = 6
+ANTIDOTE_LEAST = 214
+"""The darkest tenth of an Antidote token's face, lit back, is at least this bright; a Poison
+token's is darker (on independent frames: Antidotes 240 or more, Poisons under a glossy sheen
+up to 192, without one under 100)."""
+_COLOURED = [NAMES.index(k) for k in ("wine", "unicorn_antidote", "ogre_poison")]
+_CLASSIFY = palette.Classifier(LAB)
+NO_KIND = 255
+"""What :func:`chromatic` gives a grey pixel."""
+
+
+def _chroma_direction(bgr: np.ndarray) -> np.ndarray:
+    """Each colour's chroma (channels minus the least), as a unit vector (rows of ``bgr``)."""
+    v = bgr - bgr.min(axis=-1, keepdims=True)
+    return v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-6)
+
+
+_KIND_CHROMA = _chroma_direction(
+    np.array([palette.TOKEN_COLOURS[KINDS[i]][::-1] for i in _COLOURED], np.float32)
+)
+
+
+def _chromatic_table() -> np.ndarray:
+    """The coloured kind (index into :data:`KINDS`) of every quantised BGR colour, or 255 for a
+    grey or a colour of no token's chroma."""
+    shift = 8 - BITS
+    levels = (np.arange(1 << BITS, dtype=np.float32) + 0.5) * (1 << shift)
+    grid = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1)
+    spread = grid.max(axis=-1) - grid.min(axis=-1)
+    cosine = _chroma_direction(grid) @ _KIND_CHROMA.T
+    best = cosine.argmax(axis=-1)
+    table = np.array(_COLOURED, np.uint8)[best]
+    weak = (spread < CHROMA_MIN) | (cosine.max(axis=-1) < ALIGNED)
+    table[weak | (grid.min(axis=-1) < SHEENED)] = NO_KIND
+    return table
+
+
+def chroma_kind(bgr) -> int:  # type: ignore[no-untyped-def]
+    """The coloured kind (index into :data:`KINDS`) one colour's chroma points to, sheened or
+    not, or 255 for a grey: what kind of token a cloth of this colour would hide."""
+    colour = np.asarray(bgr, np.float32).reshape(1, 3)
+    cosine = (_chroma_direction(colour) @ _KIND_CHROMA.T)[0]
+    if float(colour.max() - colour.min()) < CHROMA_MIN or float(cosine.max()) < ALIGNED:
+        return NO_KIND
+    return _COLOURED[int(cosine.argmax())]
+
+
+_CHROMATIC = _chromatic_table()
+
+
+def chromatic(bgr: np.ndarray) -> np.ndarray:
+    """Every sheened pixel's coloured kind by its chroma (uint8 index into :data:`KINDS`), or
+    255 where it is grey (channels within :data:`CHROMA_MIN`), not sheened (:data:`SHEENED`) or
+    of no token's chroma."""
+    q = bgr >> (8 - BITS)
+    return _CHROMATIC[q[..., 0], q[..., 1], q[..., 2]]
+
+
+def classify(bgr: np.ndarray, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pixel's token kind (uint8 index into :data:`KINDS`) and its weighted Lab distance
+    to the nearest token colour: the kind by chroma where the pixel has one
+    (:func:`chromatic`), else by the nearest colour."""
+    classes, distance = _CLASSIFY.nearest(lab)
+    by_chroma = chromatic(bgr)
+    coloured = by_chroma != NO_KIND
+    classes = np.where(coloured, by_chroma, classes).astype(np.uint8)
+    return classes, distance
+
+
+_FACE_R = round(0.65 * R)
+_FACE = cv2.circle(np.zeros((2 * _FACE_R + 1,) * 2, np.uint8), (_FACE_R,) * 2, _FACE_R, 1, -1) > 0
+"""A token's face, short of its rim (which blur mixes with the cloth)."""
+
+
+def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) -> str:
+    """The kind of the token centred at ``(x, y)`` of ``crop`` (BGR; ``grey`` its brightness),
+    ``shade`` the light round it (1: full light, less in a goblet's shadow)."""
+    r = _FACE_R
+    face = crop[y - r : y + r + 1, x - r : x + r + 1]
+    g = grey[y - r : y + r + 1, x - r : x + r + 1]
+    inside = _FACE[: face.shape[0], : face.shape[1]]
+    pixels = face[inside].astype(np.float32)
+    if pixels.size == 0:
+        return "poison"
+    spread = (pixels.max(axis=1) - pixels.min(axis=1)) / shade
+    quarter = max(len(spread) // 4, 1)
+    strong = np.argsort(-spread, kind="stable")[:quarter]
+    if float(spread[strong[-1]]) >= CHROMA_KIND:
+        # A coloured token: the kind its most chromatic quarter's chroma points to.
+        cosine = _chroma_direction(pixels[strong]) @ _KIND_CHROMA.T
+        return KINDS[_COLOURED[int(np.bincount(cosine.argmax(axis=1)).argmax())]]
+    # A grey token: Poison or Antidote by its darkest tenth, lit back (a sheen's white reaches
+    # all but the far edge of a glossy Poison token's face; an Antidote's face is white all over).
+    least = float(np.percentile(g[inside], 10)) / shade
+    return "antidote" if least >= ANTIDOTE_LEAST else "poison"
