@@ -13,13 +13,10 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from typing import TYPE_CHECKING
 
 from companion.core.errors import CupbearerError
 from companion.core.game import CHANCE, HOST, Mode
-
-if TYPE_CHECKING:
-    from companion.service.table import Service
+from companion.service.table import Service
 
 log = logging.getLogger(__name__)
 

@@ -129,8 +129,7 @@ class SensedTable:
         its layout and its counts at the reveal are compared with the readers' (None: no camera
         at this table, see :mod:`companion.core.sensed.fusion`)."""
         self._differing: set[int] = set()
-        service.seat_input = self.seat_input
-        service.sensing = self
+        service.attach_sensing(self)  # Pass and Toast from the phones now come here
 
     # -- inputs ------------------------------------------------------------------------------
 

@@ -9,30 +9,15 @@ with the rule's words, a phone holding no seat -> 403, never a 500 for bad input
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from flask import Flask, current_app, request
+from flask import Flask, request
 
 from companion.config import Config
 from companion.service import Service
-from companion.web import auth
+from companion.web import api, auth, pages, sse
+from companion.web.context import Context, ctx
 from companion.web.errors import Forbidden, register_errors
 
-
-@dataclass
-class Context:
-    """What the blueprints need: the service, the settings, the PIN gate and the app secret."""
-
-    service: Service
-    config: Config
-    gate: auth.PinGate
-    secret: str
-    sessions: auth.HostSessions
-
-
-def ctx() -> Context:
-    """The current app's :class:`Context`."""
-    return current_app.extensions["cupbearer"]
+__all__ = ["Context", "create_app", "ctx"]
 
 
 def create_app(service: Service, config: Config | None = None) -> Flask:
@@ -52,8 +37,6 @@ def create_app(service: Service, config: Config | None = None) -> Flask:
     gate = auth.PinGate(pin, max_attempts=config.host.max_attempts, lockout=config.host.lockout)
     sessions = auth.HostSessions(service.store)
     app.extensions["cupbearer"] = Context(service, config, gate, secret, sessions)
-
-    from companion.web import api, pages, sse
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

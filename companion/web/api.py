@@ -15,6 +15,7 @@ from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, PUBLIC, Mode
 from companion.store.decks import load_characters, save_characters
 from companion.web import auth
+from companion.web.context import ctx
 from companion.web.errors import HttpError
 from companion.web.qr import qr_svg
 from companion.web.viewers import viewer_from
@@ -27,12 +28,6 @@ GAME_TITLES = {
     "tribunal": "The Gods Will Have Blood",
     "cena": "Cena",
 }
-
-
-def _ctx():
-    from companion.web import ctx
-
-    return ctx()
 
 
 def body() -> dict[str, Any]:
@@ -55,7 +50,7 @@ def require_host() -> None:
 
 def require_confirmation(data: dict[str, Any]) -> None:
     """Refuse (409) to discard a person's unfinished game unless ``abandon`` names it."""
-    table = _ctx().service.table
+    table = ctx().service.table
     if table is None or table.record.is_finished or table.record.is_demo:
         return
     record = table.record
@@ -72,7 +67,7 @@ def require_confirmation(data: dict[str, Any]) -> None:
 @bp.get("/state")
 def public_state():
     """The public (tablet) view."""
-    return jsonify(_ctx().service.message(PUBLIC))
+    return jsonify(ctx().service.message(PUBLIC))
 
 
 @bp.get("/csrf")
@@ -84,20 +79,20 @@ def csrf():
 @bp.get("/games")
 def games():
     """Past and current games, newest first (records only)."""
-    service = _ctx().service
+    service = ctx().service
     return jsonify({"games": service.history(), "available": sorted(service.games)})
 
 
 @bp.get("/games/<int:game_id>/export")
 def export(game_id: int):
     """A finished game's journal as JSON (refused with 409 while it is in play)."""
-    return jsonify(_ctx().service.export(game_id))
+    return jsonify(ctx().service.export(game_id))
 
 
 @bp.get("/games/<int:game_id>/timeline")
 def timeline(game_id: int):
     """The replay frames of everything up to the latest reveal."""
-    return jsonify(_ctx().service.timeline(game_id))
+    return jsonify(ctx().service.timeline(game_id))
 
 
 # -- joining and seats ------------------------------------------------------------------------
@@ -107,7 +102,7 @@ def timeline(game_id: int):
 def join():
     """``{"code", "seat", "name"}``: claim a free seat; the phone gets its device secret."""
     data = body()
-    service = _ctx().service
+    service = ctx().service
     secret = service.claim_seat(data.get("code"), data.get("seat"), data.get("name"))
     mine = service.claim_of(secret)
     assert mine is not None
@@ -117,7 +112,7 @@ def join():
             "seat": mine.seat,
             "label": message["you"]["label"],
             "url": url_for("pages.seat"),
-            "csrf": auth.seat_csrf(_ctx().secret, secret),
+            "csrf": auth.seat_csrf(ctx().secret, secret),
         }
     )
     reply.set_cookie(
@@ -134,7 +129,7 @@ def join():
 @bp.get("/seat/state")
 def seat_state():
     """What this phone's seat sees (its screen, Target, peeks, legal actions on its turn)."""
-    return jsonify(_ctx().service.seat_message(viewer_from(request, "seat").claim))
+    return jsonify(ctx().service.seat_message(viewer_from(request, "seat").claim))
 
 
 @bp.post("/seat/act")
@@ -142,7 +137,7 @@ def seat_act():
     """Play ``{"action": {...}}`` for this phone's seat (enforcing: 409 with the rule)."""
     who = viewer_from(request, "seat")
     action = body().get("action")
-    return jsonify(_ctx().service.act(action, by=who.viewer, claim=who.claim))
+    return jsonify(ctx().service.act(action, by=who.viewer, claim=who.claim))
 
 
 # -- host -------------------------------------------------------------------------------------
@@ -151,7 +146,7 @@ def seat_act():
 @bp.post("/host/login")
 def login():
     """``{"pin": "..."}`` -> a Host session; rate-limited per address (429 when locked)."""
-    gate = _ctx().gate
+    gate = ctx().gate
     address = request.remote_addr or "?"
     wait = gate.retry_after(address)
     if wait > 0:
@@ -161,7 +156,7 @@ def login():
         after = f": the next try in {wait:.0f} s" if wait > 0 else ""
         raise HttpError(401, f"wrong PIN{after}", field="pin")
     session.clear()
-    session["host"] = _ctx().sessions.begin()
+    session["host"] = ctx().sessions.begin()
     return jsonify({"host": True, "csrf": auth.session_csrf()})
 
 
@@ -174,9 +169,9 @@ def logout():
     sid = session.get("host")
     if everywhere:
         require_host()
-    sessions = _ctx().sessions
+    sessions = ctx().sessions
     sessions.end(sid, everywhere=everywhere)
-    service = _ctx().service
+    service = ctx().service
     ended = None if everywhere else (sessions.digest(sid) if isinstance(sid, str) else "")
     service.hub.close_where(
         lambda s: s.viewer == HOST and (ended is None or s.claim == ended), "logged_out"
@@ -189,7 +184,7 @@ def logout():
 def host_state():
     """The Host's view (no goblet contents before the reveal, no seat's screen)."""
     require_host()
-    return jsonify(_ctx().service.message(HOST))
+    return jsonify(ctx().service.message(HOST))
 
 
 @bp.post("/host/game")
@@ -209,7 +204,7 @@ def new_game():
     if play == "demo":
         raise MalformedInput("the demo table starts its own games: switch it on", field="play")
     return jsonify(
-        _ctx().service.new_game(
+        ctx().service.new_game(
             data.get("game"),
             {} if options is None else options,
             play=play,
@@ -225,7 +220,7 @@ def demo():
     data = body()
     if data.get("on") is True:
         require_confirmation(data)
-    return jsonify(_ctx().service.set_demo(data.get("on")))
+    return jsonify(ctx().service.set_demo(data.get("on")))
 
 
 def _mode(data: dict[str, Any]) -> Mode | None:
@@ -243,7 +238,7 @@ def host_act():
     """``{"action": {...}, "mode": "enforcing"|"recording"}``: enter an event by hand."""
     require_host()
     data = body()
-    return jsonify(_ctx().service.act(data.get("action"), by=HOST, mode=_mode(data)))
+    return jsonify(ctx().service.act(data.get("action"), by=HOST, mode=_mode(data)))
 
 
 @bp.post("/host/sensed")
@@ -251,7 +246,7 @@ def sensed_input():
     """``{"input": "start_course"|"pass"|"reveal"|"confirm"|"fix_layout"|"settle"|"pick", ...}``
     on a sensed table (``SensedTable.host_input``)."""
     require_host()
-    service = _ctx().service
+    service = ctx().service
     if service.sensing is None:
         raise IllegalAction("this table is not sensed", rule="Sensed inputs need reader nodes.")
     service.sensing.host_input(body())
@@ -262,7 +257,7 @@ def sensed_input():
 def undo():
     """Undo the last action (journaled; chance draws are final)."""
     require_host()
-    return jsonify(_ctx().service.undo())
+    return jsonify(ctx().service.undo())
 
 
 @bp.post("/host/reader")
@@ -270,8 +265,8 @@ def reader():
     """``{"seat": i, "status": "broken"|"online"|...}``: mark a seat's reader."""
     require_host()
     data = body()
-    _ctx().service.set_reader(data.get("seat"), data.get("status"), by_host=True)
-    return jsonify(_ctx().service.message(HOST))
+    ctx().service.set_reader(data.get("seat"), data.get("status"), by_host=True)
+    return jsonify(ctx().service.message(HOST))
 
 
 @bp.get("/host/join")
@@ -285,27 +280,27 @@ def join_code():
 def free_seat():
     """``{"seat": i}``: free a seat (a lost phone); the device holding it loses it at once."""
     require_host()
-    return jsonify(_ctx().service.free_seat(body().get("seat")))
+    return jsonify(ctx().service.free_seat(body().get("seat")))
 
 
 @bp.get("/host/characters")
 def characters():
     """The table's own Character cards (``{"cards": null}`` when none are entered)."""
     require_host()
-    return jsonify({"cards": load_characters(_ctx().config.data_dir)})
+    return jsonify({"cards": load_characters(ctx().config.data_dir)})
 
 
 @bp.put("/host/characters")
 def save_deck():
     """``{"cards": [...]}``: keep the table's Character cards (validated, each error named)."""
     require_host()
-    cards = save_characters(_ctx().config.data_dir, body().get("cards"))
+    cards = save_characters(ctx().config.data_dir, body().get("cards"))
     return jsonify({"cards": cards})
 
 
 def camera():
     """The overhead camera (409 when none is attached)."""
-    attached = _ctx().service.camera
+    attached = ctx().service.camera
     if attached is None:
         raise IllegalAction(
             "no overhead camera is attached",
@@ -352,7 +347,7 @@ def camera_frame():
 
 def join_link() -> dict[str, Any]:
     """``{"code", "url", "qr"}`` of the current game's join code (all None: nobody joins)."""
-    table = _ctx().service.table
+    table = ctx().service.table
     code = None if table is None or table.record.is_finished else table.record.join_code
     if code is None:
         return {"code": None, "url": None, "qr": None}

@@ -187,13 +187,6 @@ def device_secret() -> str | None:
     return request.cookies.get(SEAT_COOKIE) or None
 
 
-def is_host() -> bool:
-    """True when this request carries a Host session that has not ended."""
-    from companion.web import ctx
-
-    return ctx().sessions.is_live(session.get("host"))
-
-
 def same(a: str | None, b: str | None) -> bool:
     """Constant-time equality of two optional strings (None never matches)."""
     return bool(a) and bool(b) and hmac.compare_digest(str(a).encode(), str(b).encode())

@@ -16,6 +16,8 @@ from companion.core.games.goblets.tokens import Token
 from companion.service.seats import NotSeated, normal_code
 from companion.service.setup import HOST_PLAYS
 from companion.web import auth
+from companion.web.api import join_link
+from companion.web.context import ctx
 from companion.web.viewers import is_viewer, viewer_from
 
 bp = Blueprint("pages", __name__)
@@ -26,17 +28,9 @@ SEAT_TEMPLATES = {"cena": "cena_seat.html", "tribunal": "courtroom.html"}
 """A phone's page of each game (any other: the Raise Your Goblets seat)."""
 
 
-def _ctx():
-    from companion.web import ctx
-
-    return ctx()
-
-
 def _table_page(game: str | None, page: str):
     """The tablet's page of ``game`` (its live picture, its join code, the Host's hint)."""
-    from companion.web.api import join_link
-
-    service = _ctx().service
+    service = ctx().service
     message = service.message(PUBLIC)
     playing = message.get("game")
     return render_template(
@@ -53,7 +47,7 @@ def _table_page(game: str | None, page: str):
 @bp.get("/")
 def table():
     """The public tablet: the game at the table, drawn and scored live, and its join code."""
-    return _table_page(_ctx().service.message(PUBLIC).get("game"), "table")
+    return _table_page(ctx().service.message(PUBLIC).get("game"), "table")
 
 
 @bp.get("/courtroom")
@@ -82,7 +76,7 @@ def join_form():
 @bp.get("/join/<code>")
 def join(code: str):
     """A phone claims a free seat with the game's join code (already seated: its seat)."""
-    service = _ctx().service
+    service = ctx().service
     if is_viewer(request, "seat"):
         return redirect(url_for("pages.seat"))
     table = service.table
@@ -99,7 +93,7 @@ def join(code: str):
 @bp.get("/seat")
 def seat():
     """A player's phone: their screen, Target, Character, peeks, hand and their actions."""
-    service = _ctx().service
+    service = ctx().service
     try:
         who = viewer_from(request, "seat")
     except NotSeated:
@@ -112,14 +106,14 @@ def seat():
         join={"code": None},
         host=False,
         seat_mode=True,
-        csrf=auth.seat_csrf(_ctx().secret, who.device),
+        csrf=auth.seat_csrf(ctx().secret, who.device),
     )
 
 
 @bp.get("/host")
 def host():
     """The Host's controls (a PIN login first)."""
-    service = _ctx().service
+    service = ctx().service
     logged_in = is_viewer(request, "host")
     return render_template(
         "host.html",
@@ -153,14 +147,14 @@ def characters():
 def history():
     """Past games, newest first."""
     return render_template(
-        "history.html", page="history", games=_ctx().service.history(), csrf=auth.session_csrf()
+        "history.html", page="history", games=ctx().service.history(), csrf=auth.session_csrf()
     )
 
 
 @bp.get("/history/<int:game_id>")
 def replay(game_id: int):
     """A game's replay timeline, step by step (only what has been revealed)."""
-    timeline = _ctx().service.timeline(game_id)
+    timeline = ctx().service.timeline(game_id)
     return render_template(
         "replay.html", page="history", timeline=timeline, csrf=auth.session_csrf()
     )

@@ -18,6 +18,7 @@ import json
 from flask import Blueprint, Response, request
 
 from companion.service import Closed, Subscriber
+from companion.web.context import ctx
 from companion.web.viewers import viewer_from
 
 bp = Blueprint("sse", __name__, url_prefix="/api")
@@ -99,8 +100,6 @@ ENVIRON_KEY = "cupbearer.event_stream"
 @bp.get("/stream")
 def stream():
     """The live stream of snapshots for one viewer."""
-    from companion.web import ctx
-
     context = ctx()
     service = context.service
     # The subscriber holds its first snapshot already, taken under the service's lock with the

@@ -17,6 +17,7 @@ from companion.core.errors import MalformedInput
 from companion.core.game import HOST, PUBLIC, Viewer
 from companion.service.seats import NOT_SEATED, Claim, NotSeated
 from companion.web import auth
+from companion.web.context import ctx
 from companion.web.errors import NOT_HOST, HttpError
 
 KINDS = ("public", "host", "seat")
@@ -44,16 +45,16 @@ def viewer_from(request: Request, kind: str | None = None) -> Who:
     Refused: the Host without a live session (401), a seat whose phone holds no live claim
     (:class:`NotSeated`, 403), an unknown kind (400 naming ``viewer``).
     """
-    from companion.web import ctx
-
     if kind is None:
         kind = request.args.get("viewer", "public")
     if kind == "public":
         return Who(PUBLIC)
     if kind == "host":
-        if not auth.is_host():
+        sessions = ctx().sessions
+        sid = session.get("host")
+        if not sessions.is_live(sid):  # logged out, idle too long, or never logged in
             raise HttpError(401, NOT_HOST)
-        return Who(HOST, host_session=ctx().sessions.digest(session["host"]))
+        return Who(HOST, host_session=sessions.digest(sid))
     if kind == "seat":
         device = request.cookies.get(auth.SEAT_COOKIE) or None
         mine = ctx().service.claim_of(device)
