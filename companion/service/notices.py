@@ -8,6 +8,7 @@ camera disagree on) go to the Host's view only; the newest :data:`KEPT` are kept
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.core.errors import MalformedInput
@@ -49,3 +50,29 @@ class Board:
     def forget_virtual(self) -> None:
         """Drop the demo's simulated readers (a person's game is not read by them)."""
         self.readers = {k: v for k, v in self.readers.items() if v != "virtual"}
+
+
+def describe(notice: Mapping[str, Any]) -> str:
+    """What a sensed session's notice says to the Host (``{"notice": kind, ...}``)."""
+    kind = notice.get("notice")
+    if kind == "conflict":
+        return f"the table cannot be read ({notice.get('reason')}): fix the layout"
+    if kind == "unknown_tag":
+        return f"an unknown tag at seat {notice.get('seat')} (enroll it)"
+    if kind == "contents_mismatch":
+        return f"goblet {notice.get('goblet')}: the readers and the journal disagree"
+    if kind == "pour_out":
+        return "pour each Goblet out on its reader spot, one layer, and set the Goblet aside"
+    if kind == "layout_differs":
+        return (
+            "the engine has the Goblets elsewhere than the table: set them out, or fix the layout"
+        )
+    if kind == "disagreement":
+        return (
+            f"the readers and the camera disagree at seats {notice.get('seats')}: which is right?"
+        )
+    if kind == "agreement":
+        return "the readers and the camera agree again"
+    if kind == "not_recorded":
+        return f"a sensed {notice.get('action', {}).get('type', 'event')} was not recorded"
+    return str(kind).replace("_", " ")

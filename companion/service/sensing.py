@@ -30,16 +30,14 @@ from companion.core.sensed.fusion import CAMERA, DIFFERS, FusedPourOut
 from companion.core.sensed.pour_out import CONFIRMED, SETTLED, PourOutConfig
 from companion.core.sensed.russian_session import GobletteSession
 from companion.core.tags import TagRegistry
+from companion.service.host_inputs import host_input
+from companion.service.notices import describe
 from companion.service.table import Service
 
 log = logging.getLogger(__name__)
 
 CHANCE_TYPES = frozenset({*flow.CHANCE_ACTIONS, shootout.POUR})
 """Every Raise Your Goblets chance action: drawn by the session, never by the service."""
-TOAST_RULE = (
-    "Call the Toast! [...] only if you have no Wine tokens left behind your screen at the "
-    "beginning of your turn."
-)
 SENSED_GAME_RULE = "The readers read only a game the Host started to be played with them."
 POUR_OUT_RULE = (
     "At the Toast each player pours their Goblet out onto their reader spot; the Host counts a "
@@ -291,49 +289,15 @@ class SensedTable:
                 return
             result = self.session.follow(table.state.clone())
             for notice in result.notices:
-                self.service.notice(str(notice["notice"]), _describe(notice))
+                self.service.notice(str(notice["notice"]), describe(notice))
 
     def turn_seat(self) -> int | None:
         """The seat whose turn it is (who pours and rotates now)."""
         return self.session.table.turn_seat()
 
     def host_input(self, data: Mapping[str, Any]) -> None:
-        """The Host's inputs on a sensed table: ``{"input": "start_course" | "pass" | "reveal" |
-        "confirm" | "confirm_all" | "fix_layout" | "settle" | "pick", "seat": i, "place": p,
-        "counts": {kind: n}, "layout": {place: Goblet name}, "source": "readers" | "camera"}`` (a
-        Toast is the caller's; ``settle`` and ``pick`` answer a disagreement with the camera)."""
-        kind = data.get("input")
-        if kind == "start_course":
-            self.start_course()
-        elif kind == "toast":
-            # Whether the caller still has Wine is behind their screen: a Toast the Host entered
-            # would have the engine say so (a rule warning), so only the caller's phone calls it.
-            raise IllegalAction("a player calls the Toast from their own phone", rule=TOAST_RULE)
-        elif kind == "pass":
-            seat = data.get("seat")
-            if isinstance(seat, bool) or not isinstance(seat, int):
-                raise MalformedInput("must be a seat number", field="seat")
-            self.end_turn(seat)
-        elif kind == "reveal":
-            self.reveal()
-        elif kind == "confirm":
-            counts = data.get("counts")
-            if counts is not None and not isinstance(counts, Mapping):
-                raise MalformedInput("must be an object {kind: count}", field="counts")
-            self.confirm(data.get("place"), counts)
-        elif kind == "confirm_all":
-            self.confirm_all()
-        elif kind == "settle":
-            self.settle(data.get("source"))
-        elif kind == "pick":
-            self.pick(data.get("place"), data.get("source"))
-        elif kind == "fix_layout":
-            layout = data.get("layout")
-            if not isinstance(layout, Mapping):
-                raise MalformedInput("must be an object {place: goblet}", field="layout")
-            self.fix_layout(layout)
-        else:
-            raise MalformedInput(f"unknown input {kind!r}", field="input")
+        """The Host's inputs on a sensed table (see :mod:`companion.service.host_inputs`)."""
+        host_input(self, data)
 
     def seat_input(self, seat: int, action: Mapping[str, Any]) -> None:
         """A seat's phone on a sensed table: Pass (end turn), Toast or a Character ability (its
@@ -401,35 +365,10 @@ class SensedTable:
                 continue  # the readers' panel and the pour-out panel show these
             # Only a conflict's layout goes along: a refused pour would name its token.
             detail = {"detail": dict(notice)} if kind in ("conflict", "fixed") else {}
-            self.service.notice(kind, _describe(notice), **detail)
+            self.service.notice(kind, describe(notice), **detail)
 
 
 def _time_of(result: Result, t: float | None) -> float:
     """The tracker time of a Host input (``t``, else that of the events it caused)."""
     times = [e["t"] for e in result.tracked if isinstance(e.get("t"), int | float)]
     return t if t is not None else (times[-1] if times else 0.0)
-
-
-def _describe(notice: Mapping[str, Any]) -> str:
-    kind = notice.get("notice")
-    if kind == "conflict":
-        return f"the table cannot be read ({notice.get('reason')}): fix the layout"
-    if kind == "unknown_tag":
-        return f"an unknown tag at seat {notice.get('seat')} (enroll it)"
-    if kind == "contents_mismatch":
-        return f"goblet {notice.get('goblet')}: the readers and the journal disagree"
-    if kind == "pour_out":
-        return "pour each Goblet out on its reader spot, one layer, and set the Goblet aside"
-    if kind == "layout_differs":
-        return (
-            "the engine has the Goblets elsewhere than the table: set them out, or fix the layout"
-        )
-    if kind == "disagreement":
-        return (
-            f"the readers and the camera disagree at seats {notice.get('seats')}: which is right?"
-        )
-    if kind == "agreement":
-        return "the readers and the camera agree again"
-    if kind == "not_recorded":
-        return f"a sensed {notice.get('action', {}).get('type', 'event')} was not recorded"
-    return str(kind).replace("_", " ")
