@@ -1,4 +1,4 @@
-"""A seat's own outcome of the latest Toast, as its phone shows it at the reveal (issue 15)."""
+"""The Toast as the table's screens show it (issue 15): a seat's own outcome, the reveal's order."""
 
 from __future__ import annotations
 
@@ -28,3 +28,21 @@ def test_each_seat_sees_its_own_verdict_and_vp_and_nobody_else_has_one():
         }
     assert {r["poisoned"] for r in result["places"]} == {True, False}  # both verdicts shown
     assert "you" not in state.view(PUBLIC) and "you" not in state.view(HOST)
+
+
+def test_the_reveal_goes_from_the_toast_callers_left_and_says_what_poison_is_left():
+    """ "Starting with the player to the left of the Toast Caller and proceeding clockwise": the
+    public view's reveal order for the tablet; each Goblet's Poison left after its Antidotes."""
+    state = start(5)
+    assert state.view(PUBLIC)["reveal"] is None
+    caller = call_toast(state)
+    finish_toast(state)
+    reveal = state.view(PUBLIC)["reveal"]
+    here = state.place_index(caller)
+    assert reveal["order"][-1] == here and reveal["order"][0] == (here + 1) % 5
+    assert sorted(reveal["order"]) == list(range(5))
+    for place in state.results[-1]["places"]:
+        contents = place["contents"]
+        left = max(0, contents.get("poison", 0) - contents.get("antidote", 0))
+        assert reveal["poison_left"][place["place"]] == left
+        assert (left > 0) == place["poisoned"]

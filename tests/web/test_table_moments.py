@@ -59,10 +59,12 @@ def table(tmp_path_factory):
         service.close()
 
 
-def people_game(service, app, players: int = 4, browser_seat: int | None = BROWSER_SEAT) -> dict:
+def people_game(
+    service, app, players: int = 4, browser_seat: int | None = BROWSER_SEAT, **options
+) -> dict:
     """A people's game of Raise Your Goblets; every seat but ``browser_seat`` joins from an API
     phone."""
-    service.new_game("goblets", {"players": players})
+    service.new_game("goblets", {"players": players, **options})
     assert service.table.record.play == "phones"
     return {s: join(app, s, NAMES[s]) for s in range(players) if s != browser_seat}
 
@@ -386,4 +388,46 @@ def test_the_table_installs_stays_awake_goes_dark_and_never_says_it_by_colour_al
     finally:
         for context in contexts:
             context.close()
+    assert errors == []
+
+
+def test_the_toast_is_revealed_goblet_by_goblet_from_the_callers_left(browser, table):
+    """ "Starting with the player to the left of the Toast Caller and proceeding clockwise": the
+    tablet shows the reveal full screen, one Goblet at a time in that order, then the VP."""
+    base, service, app = table
+    phones = people_game(service, app, browser_seat=None, hidden_vp=False)
+    errors: list[str] = []
+    context = browser.new_context(**TABLET)
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{base}/")
+        page.wait_for_selector("#drawing .place.moving")
+        play_to_the_toast(service, phones, None)
+        state = service.table.state
+        result = state.results[-1]
+        caller = state.place_index(result["toast_caller"])
+        order = [(caller + k) % 4 for k in range(1, 5)]
+        page.wait_for_selector("#reveal-moment .reveal-goblet")
+        assert page.locator("#reveal-moment .reveal-goblet").count() == 1  # one at a time
+        box = page.locator("#reveal-moment").bounding_box()
+        assert (box["width"], box["height"]) == (1024, 768)  # the whole screen
+        page.wait_for_selector("body[data-reveal=done]", timeout=10_000)
+        goblets = page.locator("#reveal-moment .reveal-goblet")
+        shown = [int(g.get_attribute("data-place")) for g in goblets.all()]
+        assert shown == order
+        for g, place in zip(goblets.all(), order, strict=True):
+            verdict = "☠ POISONED" if result["places"][place]["poisoned"] else "✓ SURVIVED"
+            assert verdict in g.inner_text()
+        vp = page.inner_text("#reveal-moment .vp-list")
+        for seat in range(4):
+            assert f"{NAMES[seat]} · " in vp and f"+{result['vp'][seat]} VP" in vp
+        assert "Standings" in page.inner_text("#reveal-moment")
+        assert [s for s in page.evaluate(TEXT_SIZES) if s["size"] < 18] == []
+        assert page.evaluate(LOW_CONTRAST) == []
+        page.screenshot(path=str(OUT / "moments-tablet-reveal-1024x768.png"), animations="disabled")
+        page.click("#reveal-moment button")
+        assert page.is_hidden("#reveal-moment")
+    finally:
+        context.close()
     assert errors == []

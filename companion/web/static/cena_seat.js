@@ -6,22 +6,12 @@
 (() => {
   let current = null;
   let selected = [];  // Welcome: up to three cards; Feast: one card
-  let busy = false;
 
   async function send(action) {
-    if (busy) return;
-    busy = true;
-    CB.showError(null);
-    try {
-      selected = [];
-      render(CB.take(await CB.post("/api/seat/act", {action})));
-    } catch (error) {
-      if (error.data && error.data.rejoin) { CB.rejoin("freed"); return; }
-      CB.showError(error);
-      render(current);
-    } finally {
-      busy = false;
-    }
+    if (CB.busy) return;
+    selected = [];
+    const accepted = await CB.act("/api/seat/act", {action}, render, {once: true});
+    if (!accepted && !document.body.dataset.rejoin) render(current);  // the refusal: redraw as it was
   }
 
   const myTurn = (message) => message.to_move === (message.viewer || {}).index && !message.over;

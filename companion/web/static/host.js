@@ -29,10 +29,7 @@
   let proposal = null;  // the layout being fixed: place -> ring
   let picked = null;
 
-  const act = async (url, body) => {
-    CB.showError(null);
-    try { render(CB.take(await CB.post(url, body))); return true; } catch (error) { CB.showError(error); return false; }
-  };
+  const act = (url, body) => CB.act(url, body, render);
 
   /* A person's unfinished game is discarded only once the Host says yes. */
   async function confirmAbandon(what) {

@@ -41,11 +41,43 @@ const CB = {
     if (message && message.seq !== undefined) CB.lastMessage = message;
     return message;
   },
+  drawn: null,
+  /* Whether ``message`` is not older than the one last drawn (then it is the one drawn now): a
+     tap's reply can arrive after the stream's newer snapshots, and must not draw the past. */
+  newest(message) {
+    const last = CB.drawn;
+    if (last && message && message.game_id === last.game_id && message.seq < last.seq) return false;
+    if (message && message.seq !== undefined) CB.drawn = {game_id: message.game_id, seq: message.seq};
+    return true;
+  },
+  busy: false,
+  /* One tap sent to the server, the one way every page acts: ``render`` draws the reply (unless
+     the stream has drawn something newer), a refusal is shown in the page's error line, a freed
+     seat is asked to join again. ``once``: a phone's taps wait for the reply before the next
+     (a double tap is one action). Resolves to whether the server accepted it. */
+  async act(url, body, render, {once = false} = {}) {
+    if (once && CB.busy) return false;
+    if (once) CB.busy = true;
+    CB.showError(null);
+    try {
+      const reply = CB.take(await CB.post(url, body));
+      if (CB.newest(reply)) render(reply);
+      return true;
+    } catch (error) {
+      if (error.data && error.data.rejoin) CB.rejoin("freed");
+      else CB.showError(error);
+      return false;
+    } finally {
+      if (once) CB.busy = false;
+      document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
+    }
+  },
   live(url, onMessage) {
     const source = new EventSource(url);
     source.addEventListener("snapshot", (event) => {
       CB.status("live", true);
-      onMessage(CB.take(JSON.parse(event.data)));
+      const message = CB.take(JSON.parse(event.data));
+      if (CB.newest(message)) onMessage(message);
     });
     // A seat's claim ended (a new game, or the Host freed the seat): nothing more comes.
     source.addEventListener("closed", (event) => {

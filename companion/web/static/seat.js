@@ -4,7 +4,6 @@
    page asks to join again. Every rule's answer comes from the server's view (legal, you.outcome). */
 "use strict";
 (() => {
-  let busy = false;
   let picked = null;        // the token kind chosen for a Pour, until the Goblet is tapped
   let wasMine = null;       // whether the last render was this seat's turn (null: first render)
   let dismissed = null;     // the outcome the player closed ("game:course")
@@ -55,22 +54,11 @@
     return out;
   }
 
-  async function play(action) {
-    if (busy) return;
-    busy = true;
-    CB.showError(null);
-    try {
-      picked = null;
-      const own = ownOutcome(shown || {});
-      if (own) dismissed = `${shown.game_id}:${own.course}`;  // seen: they play on
-      render(CB.take(await CB.post("/api/seat/act", {action})));
-    } catch (error) {
-      if (error.data && error.data.rejoin) CB.rejoin("freed");
-      CB.showError(error);
-    } finally {
-      busy = false;
-      document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
-    }
+  function play(action) {
+    const own = ownOutcome(shown || {});
+    if (own) dismissed = `${shown.game_id}:${own.course}`;  // seen: they play on
+    picked = null;
+    return CB.act("/api/seat/act", {action}, render, {once: true});
   }
 
   const FIRST = ["reveal", "shootout_choose", "defer"];
@@ -183,9 +171,7 @@
   }
 
   function render(message) {
-    // The reply to a tap can arrive after the stream's newer snapshots: never draw the past.
-    if (shown && message.game_id === shown.game_id && message.seq < shown.seq) return;
-    shown = message;
+    shown = message;  // CB.act and CB.live draw only the newest message
     const me = message.you || {};
     const view = message.view || {};
     const mine = message.to_move === me.seat && !message.over;

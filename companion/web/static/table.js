@@ -9,6 +9,7 @@
     const view = message.view || {};
     const results = view.results || [];
     if (!results.length) {
+      revealedCourses = 0;  // so the game's first Toast is a fresh one, revealed as it happens
       if (shownReveal !== null) CB.fill("toast", CB.el("p", {class: "muted"}, "No Toast yet this game."));
       shownReveal = null;
       return;
@@ -37,6 +38,7 @@
     const list = CB.el("ol", {class: "reveal"});
     CB.fill("toast", CB.el("p", {}, `Course ${last.course}, Toast called by ${Goblets.seatName(last.toast_caller)}`), list);
     clearInterval(revealTimer);
+    if (fresh) Reveal.show(message);  // the table's moment, full screen, Goblet by Goblet
     if (!fresh) { list.append(...rows); return; }
     let i = 0;  // a fresh reveal: one goblet at a time, like players turning them over
     revealTimer = setInterval(() => {

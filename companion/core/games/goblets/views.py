@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.game import CHANCE, PUBLIC, Action, Event, Mode, Viewer
 from companion.core.games.goblets import flow, rules, shootout
+from companion.core.games.goblets.scoring import reveal
 from companion.core.games.goblets.tokens import Token
 
 if TYPE_CHECKING:
@@ -88,10 +89,35 @@ def _public(state: GobletsState) -> dict[str, Any]:
         "characters": cards,
         "used_abilities": [list(used) for used in state.used_course],
         "results": results,
+        "reveal": _reveal(state),
         "vp": list(state.vp) if vp_visible else None,
         "warnings": list(state.warnings),
         "winners": state.winners,
         "shootout": None if state.shootout is None else state.shootout.view(PUBLIC),
+    }
+
+
+def _reveal(state: GobletsState) -> dict[str, Any] | None:
+    """How the latest Toast's reveal is shown, Goblet by Goblet (public: it was revealed).
+
+    ``order``: the places from the Toast Caller's left clockwise, the Caller's last (the Toast
+    Phase's order: "Starting with the player to the left of the Toast Caller and proceeding
+    clockwise"); ``poison_left``: the Poison doses each Goblet still holds once its Antidotes
+    have removed theirs ("For each Antidote token in Your Goblet, remove 1 Poison token").
+    """
+    if not state.results:
+        return None
+    last = state.results[-1]
+    places = last["places"]
+    caller = next(
+        (i for i, p in enumerate(places) if last["toast_caller"] in p["seats"]), len(places) - 1
+    )
+    n = len(places)
+    rules_ = state.opts.token_rules
+    return {
+        "course": last["course"],
+        "order": [(caller + offset) % n for offset in range(1, n + 1)],
+        "poison_left": [reveal(p["contents"], rules=rules_).poison_left for p in places],
     }
 
 
