@@ -2,7 +2,10 @@
 
 Nobody sees the deck order or the face-down cards set aside (not the player, not the host): the
 rulebook deals them face down ("Randomly set aside 12"). Everything else is public. The odds are
-exact fractions (as strings) and floats, for both verdicts, on the bag as it is now.
+exact fractions (as strings) and floats, for both verdicts, on the bag before the draw ("After
+choosing a verdict, you will draw two cubes"); between the two draws only the next cube's chance,
+and none once the judgment is drawn (the bag is then short of the drawn cubes, and no verdict is
+left to choose). Cases, effects, vine spaces and the log come in words (:mod:`.words`).
 """
 
 from __future__ import annotations
@@ -12,15 +15,22 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.games.tribunal.board import board_json
 from companion.core.games.tribunal.pool import VERDICTS, matches, pass_probability
+from companion.core.games.tribunal.words import effect_kind, effect_line, event_line, vine_spaces
 
 if TYPE_CHECKING:
     from companion.core.games.tribunal.state import TribunalState
 
 
+BEFORE_THE_DRAW = ("hear", "verdict")
+"""The phases whose bag is whole: the odds of each verdict are worth reading then."""
+
+
 def _odds(state: TribunalState) -> dict[str, Any]:
     pool = state.board.pool
     odds: dict[str, Any] = {}
-    for verdict in VERDICTS:
+    if state.phase not in (*BEFORE_THE_DRAW, "draw"):
+        return odds
+    for verdict in VERDICTS if state.phase in BEFORE_THE_DRAW else ():
         p = pass_probability(pool, verdict)
         odds[verdict] = {"p_pass": float(p), "exact": str(p)}
     if state.phase == "draw" and state.verdict is not None and pool.total:
@@ -41,20 +51,56 @@ def _awaiting(state: TribunalState) -> str | None:
     return "player" if isinstance(actor, int) else "chance"
 
 
+def _titles(state: TribunalState, cases: list[str]) -> dict[str, str]:
+    """How each case of one hearing is named: a stored deck's card by its name; an anonymous
+    card by where it lies (its internal number is nobody's name: the physical card is read)."""
+    if state.options.stored_deck:
+        return {name: name for name in cases}
+    if len(cases) == 1:
+        return {cases[0]: "the top Accused Card"}
+    return {name: f"the Accused of stack {i + 1}" for i, name in enumerate(cases)}
+
+
+def _lines(state: TribunalState) -> list[str]:
+    """The log as sentences; a card is named as it was at its hearing."""
+    titles: dict[str, str] = {}
+    lines = []
+    for event in state.log:
+        if event.get("event") == "heard":
+            titles.update(_titles(state, list(event["cases"])))
+        lines.append(event_line(event, state.options.vine, lambda c: titles.get(c, c)))
+    return lines
+
+
+def _printed(effects: tuple[tuple[str, int], ...] | list[tuple[str, int]]) -> list[dict[str, Any]]:
+    return [{"effect": e, "n": n} for e, n in effects]
+
+
+def _effect_lines(state: TribunalState) -> dict[str, str]:
+    """Every effect the page may show (printed, done, to tap), as ``"kind n"`` -> its line."""
+    shown = [(e, n) for e, n in state.done]
+    # A card's back is worded only once it is turned over (as "printed" in :func:`_case`).
+    for name in state.cases if state.options.stored_deck and state.is_turned_over() else ():
+        card = state.cards[name]
+        shown += [*card.guilty, *card.not_guilty]
+    shown += [(a["effect"], a["n"]) for a in state.legal_actions() if a["type"] == "effect"]
+    return {f"{e} {n}": effect_line(e, n) for e, n in shown}
+
+
 def _case(state: TribunalState, name: str) -> dict[str, Any]:
     card = state.cards[name]
     case: dict[str, Any] = {
         "card": name,
-        "colour": card.colour,
+        "title": _titles(state, state.cases)[name],
         "sentenced": name in state.sentenced,
     }
+    if state.options.stored_deck:
+        # An anonymous card's colour is the companion's guess, not the card turned up.
+        case["colour"] = card.colour
     # The back is printed with the effects: hidden until the card is turned over ("If Guilty, turn
     # the Accused Card over and carry out the effects noted under the guillotine icon").
     if state.options.stored_deck and state.is_turned_over():
-        case["printed"] = {
-            "guilty": [{"effect": e, "n": n} for e, n in card.guilty],
-            "not_guilty": [{"effect": e, "n": n} for e, n in card.not_guilty],
-        }
+        case["printed"] = {"guilty": _printed(card.guilty), "not_guilty": _printed(card.not_guilty)}
     return case
 
 
@@ -68,19 +114,18 @@ def build_view(state: TribunalState) -> dict[str, Any]:
         "awaiting": _awaiting(state),
         "hearing": state.hearings,
         **board_json(state.board, state.options.vine),
+        "spaces": vine_spaces(state.options.vine),
         "odds": _odds(state),
         "cases": [_case(state, name) for name in state.cases],
         "verdict": state.verdict,
         "judgment": state.judgment,
         "sentence": {
             "card": state.sentence,
-            "done": [{"effect": e, "n": n} for e, n in state.done],
+            "done": _printed(state.done),
             "can_undo": bool(state.undo_stack),
         },
         "pending": {
-            "effects": None
-            if pending_effects is None
-            else [{"effect": e, "n": n} for e, n in pending_effects],
+            "effects": None if pending_effects is None else _printed(pending_effects),
             "cases": [c for c in state.cases if c not in state.sentenced and c != state.sentence],
         },
         "lost_pending_confirmation": state.board.doom,
@@ -91,6 +136,13 @@ def build_view(state: TribunalState) -> dict[str, Any]:
         },
         "legal_actions": state.legal_actions(),
         "log": list(state.log),
+        "log_lines": _lines(state),
+        "effect_lines": _effect_lines(state),
+        "effect_kinds": {
+            a["effect"]: effect_kind(a["effect"])
+            for a in state.legal_actions()
+            if a["type"] == "effect"
+        },
         "result": state.outcome() or None,
     }
     return view
