@@ -88,21 +88,29 @@ def wait_seq(page, service) -> None:
     page.wait_for_function("s => Number(document.body.dataset.seq) >= s", arg=seq, timeout=10_000)
 
 
+def tap_and_wait(phone, selector: str) -> None:
+    """Tap ``selector`` on the phone and wait until the server's answer has been handled."""
+    answered = int(phone.evaluate("document.body.dataset.answered || 0"))
+    phone.click(selector)
+    phone.wait_for_function("n => Number(document.body.dataset.answered) > n", arg=answered)
+
+
 PREFERENCE = ("reveal", "toast", "pour", "pass")
 
 
-def play_to_the_toast(service, phones: dict, phone) -> None:
+def play_to_the_toast(service, phones: dict, phone, stop_at_the_call: bool = False) -> None:
     """Play until the first Toast is scored: the API phones pour Wine, then Toast; every seat
-    reveals when asked; Chloe (in the browser ``phone``, if any) taps Reveal or Pass."""
+    reveals when asked; Chloe (in the browser ``phone``, if any) taps Reveal or Pass.
+    ``stop_at_the_call``: stop once the Toast is called instead."""
     for _ in range(60):
         state = service.table.state
-        if state.results:
+        if state.results or (stop_at_the_call and state.toast_caller is not None):
             return
         seat = state.to_move()
         if seat == BROWSER_SEAT and phone is not None:
             phone.wait_for_selector("body[data-myturn=yes]")
             kind = "reveal" if phone.locator('#actions [data-type="reveal"]').count() else "pass"
-            phone.click(f'#actions [data-type="{kind}"]')
+            tap_and_wait(phone, f'#actions [data-type="{kind}"]')
         else:
             legal = service.message(Viewer.seat(seat))["legal"]
             wine = [a for a in legal if a["type"] == "pour" and a["token"] == "wine"]
@@ -165,8 +173,7 @@ def test_the_phone_tells_its_turn_groups_its_actions_and_shows_its_own_outcome(b
         assert outside_viewport(phone) == []
         phone.screenshot(path=str(OUT / "moments-phone-turn-390x844.png"), animations="disabled")
         before = len(service.store.entries(service.table.record.id))
-        goblets.nth(0).click()
-        wait_seq(phone, service)
+        tap_and_wait(phone, '#actions [data-type="pour"][data-token="poison"] >> nth=0')
         entry = service.store.entries(service.table.record.id)[before]
         assert entry.actor == f"seat {BROWSER_SEAT}"
         assert entry.action == {"type": "pour", "seat": 2, "goblet": 0, "token": "poison"}
@@ -207,6 +214,10 @@ def test_the_phone_tells_its_turn_groups_its_actions_and_shows_its_own_outcome(b
         houses = ("De Miceti", "McToadery", "Aconitiers", "Wespendorf")
         assert not [h for h in houses if h in text]  # nobody else's Goblet on this phone
         phone.screenshot(path=str(OUT / "moments-phone-outcome-390x844.png"), animations="disabled")
+        assert phone.evaluate(LOW_CONTRAST) == []
+        phone.emulate_media(color_scheme="dark")  # a dim room
+        assert phone.evaluate(LOW_CONTRAST) == []
+        phone.screenshot(path=str(OUT / "moments-phone-outcome-dark-390x844.png"))
     finally:
         context.close()
     assert errors == []
@@ -403,6 +414,10 @@ def test_the_toast_is_revealed_goblet_by_goblet_from_the_callers_left(browser, t
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(f"{base}/")
         page.wait_for_selector("#drawing .place.moving")
+        play_to_the_toast(service, phones, None, stop_at_the_call=True)
+        wait_seq(page, service)
+        assert page.inner_text("#toast").startswith("The Toast! Called by ")  # said at once
+        assert page.inner_text("#headline").startswith("The Toast is called! ")
         play_to_the_toast(service, phones, None)
         state = service.table.state
         result = state.results[-1]

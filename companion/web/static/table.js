@@ -8,9 +8,16 @@
   function toast(message) {
     const view = message.view || {};
     const results = view.results || [];
-    if (!results.length) {
+    if (!results.length && !(view.stage === "toast" || view.stage === "before_drinking")) {
       revealedCourses = 0;  // so the game's first Toast is a fresh one, revealed as it happens
       if (shownReveal !== null) CB.fill("toast", CB.el("p", {class: "muted"}, "No Toast yet this game."));
+      shownReveal = null;
+      return;
+    }
+    if (view.stage === "toast" || view.stage === "before_drinking") {
+      // The Toast is called: said at once (the last results are a past Course's).
+      if (revealedCourses === null) revealedCourses = results.length;
+      CB.fill("toast", CB.el("p", {class: "toast-called"}, `The Toast! Called by ${Goblets.seatName(view.toast_caller)}: the last actions, then the reveal.`));
       shownReveal = null;
       return;
     }
