@@ -1,0 +1,102 @@
+"""The camera's calibration: kept in a file, made from a frame of the empty table, drawn.
+
+The homography is read from ``[camera] calibration`` (default
+``<data_dir>/vision-calibration.json``). A calibration is made from the four ArUco markers on the
+empty table, or from the table's outline only when the Host accepts it (then with
+:data:`ELLIPSE_WARNING`); its seat count is the game's (the homography does not depend on it).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.core.errors import MalformedInput
+from companion.store.files import write_json
+from vision.calibrate import Calibration, find_markers, from_ellipse, from_markers
+
+CALIBRATE_RULE = "The camera is calibrated from a frame of the empty table with its four markers."
+ELLIPSE_WARNING = (
+    "calibrated from the table's outline, not the markers: right only for a camera looking "
+    "straight down, seat 0 at the bottom of the frame (vision/README.md, Calibration)"
+)
+
+
+def load_calibration(path: Path) -> Calibration | None:
+    """The stored calibration at ``path`` (None when there is none; a bad file is an error)."""
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as error:
+        raise MalformedInput(f"{path}: {error}", field="camera.calibration") from None
+    return Calibration.from_json(data)
+
+
+def save_calibration(path: Path, calibration: Calibration) -> None:
+    """Write ``calibration`` to ``path`` atomically (a crash leaves the old file or the new)."""
+    write_json(path, calibration.to_json())
+
+
+def calibrate_frame(
+    frame: np.ndarray, seats: int, *, accept_ellipse: bool
+) -> tuple[Calibration, str | None, dict[str, list[float]]]:
+    """The calibration ``frame`` of the empty table gives for ``seats`` seats, its warning (None
+    from the markers) and the markers found; without the markers, 400 naming
+    ``accept_ellipse`` unless it is true."""
+    markers = find_markers(frame)
+    try:
+        return from_markers(frame, seats), None, points(markers)
+    except MalformedInput as error:
+        if not accept_ellipse:
+            raise MalformedInput(
+                f"{error.detail}: clear the markers and calibrate again, or send "
+                '{"accept_ellipse": true} to calibrate from the table\'s outline '
+                "(right only for a camera looking straight down)",
+                field="accept_ellipse",
+            ) from None
+    return from_ellipse(frame, seats), ELLIPSE_WARNING, points(markers)
+
+
+def annotated_jpeg(frame: np.ndarray, calibration: Calibration | None) -> bytes | None:
+    """``frame`` as JPEG with the seats' spots and reveal areas and the markers drawn."""
+    image = frame.copy()
+    if calibration is not None:
+        for point in seat_points(calibration):
+            spot = tuple(round(v) for v in point["spot"])
+            reveal = tuple(round(v) for v in point["reveal"])
+            cv2.circle(image, spot, 12, (0, 200, 255), 2)
+            cv2.circle(image, reveal, 20, (255, 200, 0), 2)
+            cv2.putText(
+                image, str(point["seat"]), spot, cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 200, 255), 2
+            )
+    for _, (x, y) in find_markers(frame).items():
+        cv2.drawMarker(image, (round(x), round(y)), (0, 255, 0), cv2.MARKER_CROSS, 24, 2)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return bytes(data) if ok else None
+
+
+def points(markers: dict[int, tuple[float, float]]) -> dict[str, list[float]]:
+    """Marker id -> its centre in frame pixels."""
+    return {str(m): [round(x, 1), round(y, 1)] for m, (x, y) in sorted(markers.items())}
+
+
+def seat_points(calibration: Calibration) -> list[dict[str, Any]]:
+    """Each seat's goblet spot and reveal centre in frame pixels."""
+    layout = calibration.layout
+    out = []
+    for seat in range(calibration.seats):
+        spot = calibration.to_frame(*layout.goblet_spot(seat))
+        reveal = calibration.to_frame(*layout.reveal_centre(seat))
+        out.append(
+            {
+                "seat": seat,
+                "spot": [round(spot[0], 1), round(spot[1], 1)],
+                "reveal": [round(reveal[0], 1), round(reveal[1], 1)],
+            }
+        )
+    return out
