@@ -22,16 +22,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "companion"
 
 KNOWN: set[frozenset[str]] = {
-    frozenset(
-        {
-            "companion.core.games.goblets.abilities",
-            "companion.core.games.goblets.actions",
-            "companion.core.games.goblets.flow",
-            "companion.core.games.goblets.state",
-            "companion.core.games.goblets.toast",
-            "companion.core.games.goblets.views",
-        }
-    ),
     frozenset({"companion.core.games.tribunal.state", "companion.core.games.tribunal.view"}),
     frozenset({"companion.core.games.cena.state", "companion.core.games.cena.views"}),
 }

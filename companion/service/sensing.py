@@ -22,7 +22,8 @@ from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, Action, Mode
-from companion.core.games.goblets import flow, shootout
+from companion.core.games.goblets import shootout
+from companion.core.games.goblets.model import CHANCE_ACTIONS
 from companion.core.games.goblets.russian import RussianState
 from companion.core.observations import Observation
 from companion.core.sensed import Result, SensedSession
@@ -36,7 +37,7 @@ from companion.service.table import Service
 
 log = logging.getLogger(__name__)
 
-CHANCE_TYPES = frozenset({*flow.CHANCE_ACTIONS, shootout.POUR})
+CHANCE_TYPES = frozenset({*CHANCE_ACTIONS, shootout.POUR})
 """Every Raise Your Goblets chance action: drawn by the session, never by the service."""
 SENSED_GAME_RULE = "The readers read only a game the Host started to be played with them."
 POUR_OUT_RULE = (

@@ -5,7 +5,8 @@ is used with ``{"type": "ability", "seat": s, "card": name, ...}`` at its timing
 owner's regular turn (``own_turn``, free: it is not one of the two actions), during its owner's
 final action (``toast_phase``), or in its own step at the beginning of the Course or before
 drinking. Passive effects (``extra_action``, ``extra_toast_action``) change the number of actions
-in :mod:`flow`; ``scoring_override`` changes the owner's scoring in :func:`flow.do_reveal`.
+in :mod:`turns` and :mod:`toast`; ``scoring_override`` changes the owner's scoring in
+:func:`toast.do_reveal`. A rules chapter on the model: the engine (:mod:`engine`) asks it.
 
 Effects that take parameters:
 
@@ -19,17 +20,14 @@ Effects that take parameters:
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import MalformedInput
 from companion.core.game import Action, Event
-from companion.core.games.goblets import flow, rules
+from companion.core.games.goblets import rules
 from companion.core.games.goblets.characters import Character
+from companion.core.games.goblets.model import GobletsModel, Step, StepKind, move
 
-if TYPE_CHECKING:
-    from companion.core.games.goblets.state import GobletsState
-
-TIMING_OF_STEP = {"turn": "own_turn", "final": "toast_phase"}
+TIMING_OF_STEP = {StepKind.TURN: "own_turn", StepKind.FINAL: "toast_phase"}
 NO_RINGS = "At the beginning of the game, remove the Coaster rings from the Goblets."
 
 
@@ -45,7 +43,7 @@ def _pair(action: Action, high: int) -> list[int]:
     return pair
 
 
-def parse(state: GobletsState, action: Action) -> None:
+def parse(state: GobletsModel, action: Action) -> None:
     """Check an ``ability`` action's shape: a known card and its effect's parameters."""
     name = action.get("card")
     card = next((c for c in state.opts.characters if c.name == name), None)
@@ -69,7 +67,7 @@ def parse(state: GobletsState, action: Action) -> None:
             )
 
 
-def usable_card(state: GobletsState, seat: int) -> tuple[int, Character | None]:
+def usable_card(state: GobletsModel, seat: int) -> tuple[int, Character | None]:
     """The card ``seat`` may use and who holds it: its own face-up card or, for a Winetaster,
     the Noble's ("If allowed to by their Noble, the Winetaster can use the ability on their
     Noble's Character card"; the permission is the table's business)."""
@@ -78,11 +76,13 @@ def usable_card(state: GobletsState, seat: int) -> tuple[int, Character | None]:
     return holder, state.active_card(holder)
 
 
-def _timing(step: dict[str, Any]) -> str | None:
-    return step.get("timing") if step["kind"] == "ability" else TIMING_OF_STEP.get(step["kind"])
+def _timing(step: Step) -> str | None:
+    return (
+        step.get("timing") if step["kind"] == StepKind.ABILITY else TIMING_OF_STEP.get(step["kind"])
+    )
 
 
-def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tuple[str, str] | None:
+def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str] | None:
     """The rule an ``ability`` action breaks now, or None."""
     seat = step["seat"]
     holder, card = usable_card(state, seat)
@@ -91,7 +91,7 @@ def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tupl
     if not card.is_active:
         return f"{card.name} is not used with an action", rules.OVERRIDE
     if card.timing != _timing(step):
-        if step["kind"] == "final":
+        if step["kind"] == StepKind.FINAL:
             return f"{card.name} cannot be used in the Toast Phase", rules.NO_ABILITY_IN_TOAST_PHASE
         return f"{card.name} is used at {card.timing}, not now", rules.OVERRIDE
     if card.once_per_course and [holder, card.name] in state.used_course:
@@ -105,7 +105,7 @@ def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tupl
     return None
 
 
-def legal(state: GobletsState, step: dict[str, Any]) -> list[Action]:
+def legal(state: GobletsModel, step: Step) -> list[Action]:
     """Every way the current step's seat may use its card now."""
     seat = step["seat"]
     card = usable_card(state, seat)[1]
@@ -139,10 +139,8 @@ def legal(state: GobletsState, step: dict[str, Any]) -> list[Action]:
     return candidates
 
 
-def perform(state: GobletsState, action: Action, seat: int | None) -> list[Event]:
+def perform(state: GobletsModel, action: Action, seat: int | None) -> list[Event]:
     """Do the card's effect and mark it used (this step, and this Course if once per Course)."""
-    from companion.core.games.goblets.actions import record_peek
-
     assert seat is not None
     card = next(c for c in state.opts.characters if c.name == action["card"])
     state.used_step.append(card.name)
@@ -150,13 +148,13 @@ def perform(state: GobletsState, action: Action, seat: int | None) -> list[Event
         state.used_course.append([usable_card(state, seat)[0], card.name])
     public: Event = {"event": "ability", "seat": seat, "card": card.name}
     if card.effect == "peek_any":
-        return [public, *record_peek(state, seat, action["goblet"])]
+        return [public, *state.record_peek(seat, action["goblet"])]
     if card.effect == "take_token":
         assert card.token is not None
         screen = state.screens[state.place_index(seat)]
         if not state.pool.get(card.token, 0):
             return [public]  # recorded out of its rules: nothing left to take
-        flow.move(state.pool, screen, card.token)
+        move(state.pool, screen, card.token)
         return [{**public, "token": card.token}]
     p, q = action["goblets"]
     if card.effect == "swap_any" or action.get("swap"):

@@ -1,24 +1,20 @@
-"""The players' actions: Pour, Peek, Rotate, Swap, Toast, Pass, Character abilities, the reveal.
+"""The players' actions: Pour, Peek, Rotate, Swap, Toast, Pass, a rules chapter on the model.
 
 Main Course: "each player in turn may perform up to two actions from the following list: Pour,
-Peek, Rotate, Swap, Toast, Pass". One function checks an action against the rules
-(:func:`violation`), one performs it (:func:`perform`); :func:`apply` puts them together for both
-modes (DESIGN.md principle 6): ENFORCING raises IllegalAction naming the rule; RECORDING applies
-what the sensors saw and adds a ``rule_warning`` event. The action vocabulary is documented in
-``docs/goblets.md``.
+Peek, Rotate, Swap, Toast, Pass". :func:`parse` checks an action's shape, :func:`violation` the
+rule it breaks in a step, :func:`legal` lists what a step allows and :func:`do` does a Pour, Peek,
+Rotate or Swap to the table. The engine (:mod:`engine`) puts them together for both modes
+(DESIGN.md principle 6), with the Character abilities (:mod:`abilities`) and the Toast
+(:mod:`toast`). The action vocabulary is documented in ``docs/goblets.md``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
+from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.game import Action, Event, Mode
-from companion.core.games.goblets import abilities, flow, rules, toast
+from companion.core.games.goblets import rules
+from companion.core.games.goblets.model import GobletsModel, Step, StepKind, move
 from companion.core.games.goblets.tokens import Token, check_contents, is_kind
-
-if TYPE_CHECKING:
-    from companion.core.games.goblets.state import GobletsState
 
 PLAYER_ACTIONS = (
     "pour",
@@ -39,12 +35,12 @@ COUNTED = ("pour", "peek", "rotate", "swap")
 """The actions that use up one of a turn's actions."""
 
 ALLOWED = {
-    "turn": ("pour", "peek", "rotate", "swap", "toast", "pass", "ability"),
-    "final": ("pour", "peek", "rotate", "swap", "pass", "ability"),
-    "free_peek": ("peek", "pass"),
-    "toast_option": ("toast", "defer"),
-    "ability": ("ability", "decline"),
-    "reveal": ("reveal",),
+    StepKind.TURN: ("pour", "peek", "rotate", "swap", "toast", "pass", "ability"),
+    StepKind.FINAL: ("pour", "peek", "rotate", "swap", "pass", "ability"),
+    StepKind.FREE_PEEK: ("peek", "pass"),
+    StepKind.TOAST_OPTION: ("toast", "defer"),
+    StepKind.ABILITY: ("ability", "decline"),
+    StepKind.REVEAL: ("reveal",),
 }
 """What each kind of step allows."""
 
@@ -52,12 +48,13 @@ UNSEEN = "unseen"
 """A recorded Toast's ``"pours"``: the sensors saw no pour, so the caller's Wine is unknown."""
 
 STEP_RULE = {
-    "turn": rules.TURNS,
-    "final": rules.TOAST_PHASE,
-    "free_peek": rules.FREE_PEEK,
-    "toast_option": rules.NOBLE_TOASTS_FIRST,
-    "reveal": rules.REVEAL,
+    StepKind.TURN: rules.TURNS,
+    StepKind.FINAL: rules.TOAST_PHASE,
+    StepKind.FREE_PEEK: rules.FREE_PEEK,
+    StepKind.TOAST_OPTION: rules.NOBLE_TOASTS_FIRST,
+    StepKind.REVEAL: rules.REVEAL,
 }
+"""The rule a step's kind is played by (quoted when an action is refused in it)."""
 
 
 def _int(action: Action, key: str, high: int) -> int:
@@ -67,8 +64,10 @@ def _int(action: Action, key: str, high: int) -> int:
     return value
 
 
-def parse(state: GobletsState, action: Action, mode: Mode) -> int | None:
-    """Check the action's shape (MalformedInput naming the field); returns its seat."""
+def parse(state: GobletsModel, action: Action, mode: Mode) -> int | None:
+    """Check the action's shape (MalformedInput naming the field); returns its seat.
+
+    An ``ability``'s card and parameters are :func:`abilities.parse`'s (the engine asks both)."""
     kind = action["type"]
     n = len(state.places)
     if kind == "pour" and mode is Mode.RECORDING and action.get("seat") is None:
@@ -89,8 +88,6 @@ def parse(state: GobletsState, action: Action, mode: Mode) -> int | None:
         _int(action, "with", n)
         if action.get("from") is not None:
             _int(action, "from", n)
-    elif kind == "ability":
-        abilities.parse(state, action)
     elif kind == "toast" and action.get("pours") is not None:
         # Sensed play that sees no pour (the camera): the caller's screen is unknown to the
         # engine. Only a sensor says so; a player's own Toast is checked on what the engine knows.
@@ -113,7 +110,7 @@ def parse(state: GobletsState, action: Action, mode: Mode) -> int | None:
     return seat
 
 
-def can_toast(state: GobletsState, step: dict[str, Any], unseen: bool = False) -> bool:
+def can_toast(state: GobletsModel, step: Step, unseen: bool = False) -> bool:
     """Toast "as your first (and only) action" with "no Wine tokens left [...] at the beginning".
 
     ``unseen``: the pours were not seen (a Toast recorded ``"pours": "unseen"``), so the engine
@@ -125,7 +122,7 @@ def can_toast(state: GobletsState, step: dict[str, Any], unseen: bool = False) -
     return step["kind"] == "turn" and not step.get("no_toast") and state.taken == 0 and no_wine
 
 
-def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tuple[str, str] | None:
+def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str] | None:
     """The rule ``action`` breaks in the current ``step`` (message, rulebook sentence), or None."""
     kind, where = action["type"], step["kind"]
     if kind not in ALLOWED[where]:
@@ -153,14 +150,12 @@ def violation(state: GobletsState, action: Action, step: dict[str, Any]) -> tupl
         if step.get("no_toast"):
             return "a Noble toasts only before their Winetaster plays", rules.NOBLE_TOASTS_FIRST
         return "Toast only as the first action, with no Wine left", rules.TOAST
-    if kind == "ability":
-        return abilities.violation(state, action, step)
-    return None
+    return None  # an ability's own rules are :func:`abilities.violation`'s
 
 
-def legal(state: GobletsState) -> list[Action]:
-    """Every action the current step allows (the same rules :func:`violation` checks)."""
-    step = state.steps[0]
+def legal(state: GobletsModel, step: Step, uses: list[Action]) -> list[Action]:
+    """Every action ``step`` allows (the same rules :func:`violation` checks), ``uses`` (the
+    ways its seat may use a Character card now) in their place in the list."""
     seat, where, place = step["seat"], step["kind"], step["place"]
     out: list[Action] = []
     if where in ("turn", "final"):
@@ -185,7 +180,7 @@ def legal(state: GobletsState) -> list[Action]:
     if where in ("turn", "final", "free_peek"):
         out.append({"type": "pass", "seat": seat})
     if where in ("turn", "final", "ability"):
-        out.extend(abilities.legal(state, step))
+        out.extend(uses)
     if where == "ability":
         out.append({"type": "decline", "seat": seat})
     if where == "toast_option":
@@ -195,101 +190,7 @@ def legal(state: GobletsState) -> list[Action]:
     return out
 
 
-def warning(state: GobletsState, seat: int | None, message: str, rule: str) -> Event:
-    """A visible rule warning (recording mode), kept in the state for the views."""
-    event = {"event": "rule_warning", "seat": seat, "message": message, "rule": rule}
-    state.warnings.append(event)
-    return event
-
-
-def apply(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
-    """Apply a player's action in ``mode`` (the caller works on a copy of the state)."""
-    kind = action["type"]
-    seat = parse(state, action, mode)
-    if state.phase != "play":
-        raise IllegalAction(f"{kind} is not possible now (phase {state.phase})", rule=rules.CHANCE)
-    if mode is Mode.ENFORCING:
-        step = state.steps[0]
-        if seat != step["seat"]:
-            rule = (
-                rules.TOAST_PHASE
-                if state.stage == "toast"
-                else STEP_RULE.get(step["kind"], rules.TURNS)
-            )
-            raise IllegalAction(f"{state.seat_name(step['seat'])} is to act", rule=rule)
-        problem = violation(state, action, step)
-        if problem:
-            raise IllegalAction(problem[0], rule=problem[1])
-        return perform(state, action, seat, counted=True)
-    return _record(state, action, seat)
-
-
-def _sync(state: GobletsState, seat: int, kind: str) -> bool:
-    """Recording: bring ``seat``'s step to the front if it is still to come (others passed).
-
-    A turn action while Course-start abilities are pending means they were all declined.
-    """
-    if state.steps[0]["seat"] == seat:
-        return True
-    if state.stage == "course_start" and kind not in ("ability", "decline"):
-        while state.stage == "course_start":
-            flow.end_step(state)
-        state.last_actor = None
-        if state.steps[0]["seat"] == seat:
-            return True
-    if state.stage == "turns":
-        if seat == state.last_actor:
-            return False  # a third action: "up to two actions"
-        for _ in range(3 * len(state.places) + 1):
-            flow.end_step(state)
-            if state.steps[0]["seat"] == seat:
-                return True
-        return False
-    if seat not in [s["seat"] for s in state.steps]:
-        return False
-    while state.steps[0]["seat"] != seat:
-        flow.end_step(state)
-    return True
-
-
-def _record(state: GobletsState, action: Action, seat: int | None) -> list[Event]:
-    """Recording mode: what happened on the table happened; broken rules become warnings."""
-    kind = action["type"]
-    events: list[Event] = []
-    if kind == "reveal":
-        if state.stage not in ("toast", "before_drinking"):
-            raise AmbiguousObservation("the Goblets were revealed without a Toast")
-        # Lifting the Goblets means every final action and ability still due was passed.
-        while state.steps[0]["kind"] != "reveal":
-            flow.end_step(state)
-        return perform(state, action, seat, counted=True)
-    if seat is None:
-        return _record_unknown_pour(state, action)
-    if not _sync(state, seat, kind):
-        if kind in ("pass", "decline", "defer"):
-            return events  # doing nothing out of turn breaks no rule
-        rule = rules.TOAST_PHASE if state.stage == "toast" else rules.TURNS
-        events.append(warning(state, seat, f"{state.seat_name(seat)} acted out of turn", rule))
-        return events + perform(state, action, seat, counted=False)
-    step = state.steps[0]
-    problem = violation(state, action, step)
-    if problem:
-        events.append(warning(state, seat, *problem))
-    counted = kind in ALLOWED[step["kind"]]
-    return events + perform(state, action, seat, counted=counted)
-
-
-def _record_unknown_pour(state: GobletsState, action: Action) -> list[Event]:
-    """A pour nobody saw the pourer of: from the mover's screen if it can be, else warned."""
-    token = action["token"]
-    step = state.steps[0]
-    if step["kind"] in ("turn", "final") and state.screens[step["place"]].get(token, 0):
-        return perform(state, {**action, "seat": step["seat"]}, step["seat"], counted=True)
-    events = [warning(state, None, "a token was poured out of turn", rules.TURNS)]
-    return events + perform(state, action, None, counted=False)
-
-
-def _source(state: GobletsState, seat: int | None, token: str) -> dict[str, int]:
+def _source(state: GobletsModel, seat: int | None, token: str) -> dict[str, int]:
     """Where a poured token comes from: the pourer's screen, else any screen, else the pool."""
     if seat is not None and state.screens[state.place_index(seat)].get(token, 0):
         return state.screens[state.place_index(seat)]
@@ -301,13 +202,13 @@ def _source(state: GobletsState, seat: int | None, token: str) -> dict[str, int]
     raise AmbiguousObservation(f"a {token} token was poured but none is left anywhere")
 
 
-def perform(state: GobletsState, action: Action, seat: int | None, counted: bool) -> list[Event]:
-    """Do what ``action`` does to the table; ``counted`` also advances the turn bookkeeping."""
+def do(state: GobletsModel, action: Action, seat: int | None) -> list[Event]:
+    """Do what a Pour, Peek, Rotate or Swap does to the table (the turn's bookkeeping is the
+    engine's); returns the events."""
     kind = action["type"]
-    events: list[Event] = []
     if kind == "pour":
         goblet = action["goblet"]
-        flow.move(
+        move(
             _source(state, seat, action["token"]),
             state.goblets[state.goblet_at[goblet]],
             action["token"],
@@ -315,74 +216,25 @@ def perform(state: GobletsState, action: Action, seat: int | None, counted: bool
         public: Event = {"event": "pour", "goblet": goblet, "ring": state.ring_at(goblet)}
         if state.opts.show_pourer:
             public["seat"] = seat
-        events.append(public)
-        if seat is not None:
-            events.append(
-                {"event": "poured", "to": seat, "goblet": goblet, "token": action["token"]}
-            )
-    elif kind == "peek":
-        assert seat is not None
-        place = state.place_index(seat)
-        events.extend(record_peek(state, seat, place))
-    elif kind == "rotate":
+        if seat is None:
+            return [public]
+        return [public, {"event": "poured", "to": seat, "goblet": goblet, "token": action["token"]}]
+    assert seat is not None
+    if kind == "peek":
+        return state.record_peek(seat, state.place_index(seat))
+    if kind == "rotate":
         rotate(state, action["direction"])
-        events.append({"event": "rotate", "seat": seat, "direction": action["direction"]})
-    elif kind == "swap":
-        assert seat is not None
-        own = state.place_index(seat) if action.get("from") is None else action["from"]
-        other = action["with"]
-        state.goblet_at[own], state.goblet_at[other] = state.goblet_at[other], state.goblet_at[own]
-        events.append({"event": "swap", "seat": seat, "goblets": [own, other]})
-    elif kind == "toast":
-        if state.stage == "turns":
-            assert seat is not None
-            return events + toast.call_toast(state, seat)
-        return events
-    elif kind == "ability":
-        events.extend(abilities.perform(state, action, seat))
-        if counted and state.steps[0]["kind"] == "ability":
-            return events + flow.end_step(state)
-        return events
-    elif kind == "reveal":
-        if state.steps and state.steps[0]["kind"] != "reveal":
-            state.steps = [s for s in state.steps if s["kind"] == "reveal"]
-        if action.get("goblets") is not None:
-            events.extend(toast.correct_contents(state, action["goblets"]))
-        return events + toast.do_reveal(state)
-    elif kind in ("pass", "decline", "defer"):
-        if counted:
-            events.append({"event": kind, "seat": seat})
-            events.extend(flow.end_step(state))
-        return events
-    if counted and kind in COUNTED:
-        state.taken += 1
-        if state.taken >= state.steps[0]["limit"]:
-            events.extend(flow.end_step(state))
-    return events
+        return [{"event": "rotate", "seat": seat, "direction": action["direction"]}]
+    own = state.place_index(seat) if action.get("from") is None else action["from"]
+    other = action["with"]
+    state.goblet_at[own], state.goblet_at[other] = state.goblet_at[other], state.goblet_at[own]
+    return [{"event": "swap", "seat": seat, "goblets": [own, other]}]
 
 
-def rotate(state: GobletsState, direction: str) -> None:
+def rotate(state: GobletsModel, direction: str) -> None:
     """ "Move all of the Goblets one place in the same direction": clockwise is place i -> i+1."""
     shift = 1 if direction == "clockwise" else -1
     n = len(state.goblet_at)
     old = list(state.goblet_at)
     for place in range(n):
         state.goblet_at[(place + shift) % n] = old[place]
-
-
-def record_peek(state: GobletsState, seat: int, place: int) -> list[Event]:
-    """``seat`` looks into the Goblet at ``place``: only that seat's view keeps what it saw."""
-    contents = state.contents_at(place)
-    state.peeks[seat].append(
-        {
-            "course": state.course,
-            "turn": state.turn_number,
-            "goblet": place,
-            "ring": state.ring_at(place),
-            "contents": contents,
-        }
-    )
-    return [
-        {"event": "peek", "seat": seat, "goblet": place},
-        {"event": "peeked", "to": seat, "goblet": place, "contents": contents},
-    ]

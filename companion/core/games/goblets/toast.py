@@ -5,29 +5,34 @@ the player to the left of the Toast Caller and proceeding clockwise, each player
 last action. The Toast Caller will be the last one to perform this final action." Then Before
 Drinking abilities, the reveal ("each player takes the Goblet in front of them, no matter the
 color of its Coaster, and reveals its contents"), scoring with :func:`scoring.score_toast`, the
-discarded screens, and the next Course or the end of the game with its tie-break shoot-out.
+discarded screens, and the end of the game with its tie-break shoot-out. A rules chapter on the
+model: what comes after a part (the reveal after the Toast Phase, the next Course after the
+scoring) is the engine's phase table (:mod:`engine`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from companion.core.errors import AmbiguousObservation
 from companion.core.game import Action, Event, Mode
-from companion.core.games.goblets import flow
 from companion.core.games.goblets.houses import HOUSE_IDS
+from companion.core.games.goblets.model import (
+    GobletsModel,
+    Phase,
+    Stage,
+    StepKind,
+    empty_into,
+    move,
+    step,
+)
 from companion.core.games.goblets.scoring import score_toast
 from companion.core.games.goblets.shootout import Shootout
 from companion.core.games.goblets.winetasters import lead, traitor_vp
 
-if TYPE_CHECKING:
-    from companion.core.games.goblets.state import GobletsState
 
-
-def call_toast(state: GobletsState, seat: int) -> list[Event]:
+def call_toast(state: GobletsModel, seat: int) -> list[Event]:
     """ "Call the Toast! The Course ends immediately": the Toast Phase begins."""
     state.toast_caller = seat
-    state.stage = "toast"
+    state.stage = Stage.TOAST
     state.turn_number += 1
     caller_place = state.place_index(seat)
     n = len(state.places)
@@ -37,29 +42,29 @@ def call_toast(state: GobletsState, seat: int) -> list[Event]:
         place = state.places[index]
         if place["winetaster"] is None:
             single = place["seats"][0]
-            limit = 1 + flow.bonus(state, single, "extra_toast_action")
-            steps.append(flow.step(single, "final", index, limit))
+            limit = 1 + state.bonus(single, "extra_toast_action")
+            steps.append(step(single, StepKind.FINAL, index, limit))
         else:
             noble = place["noble"]
-            steps.append(flow.step(place["winetaster"], "free_peek", index))
-            limit = 1 + flow.bonus(state, noble, "extra_toast_action")
-            steps.append(flow.step(noble, "final", index, limit, no_peek=True))
+            steps.append(step(place["winetaster"], StepKind.FREE_PEEK, index))
+            limit = 1 + state.bonus(noble, "extra_toast_action")
+            steps.append(step(noble, StepKind.FINAL, index, limit, no_peek=True))
     state.steps = steps
     return [{"event": "toast_called", "seat": seat}]
 
 
-def start_before_drinking(state: GobletsState) -> None:
+def start_before_drinking(state: GobletsModel) -> None:
     """Before-Drinking abilities from the Toast Caller's left, then the reveal."""
     assert state.toast_caller is not None
     players = state.opts.players
     order = [(state.toast_caller + 1 + i) % players for i in range(players)]
-    state.stage = "before_drinking"
-    state.steps = flow.ability_steps(state, order, "before_drinking")
+    state.stage = Stage.BEFORE_DRINKING
+    state.steps = state.ability_steps(order, "before_drinking")
     caller = state.toast_caller
-    state.steps.append(flow.step(caller, "reveal", state.place_index(caller)))
+    state.steps.append(step(caller, StepKind.REVEAL, state.place_index(caller)))
 
 
-def correct_contents(state: GobletsState, sensed: list[dict[str, int]]) -> list[Event]:
+def correct_contents(state: GobletsModel, sensed: list[dict[str, int]]) -> list[Event]:
     """Sensed play: the Goblets were counted at the reveal; reality wins over the tracked pours.
 
     A difference moves tokens, so the 52 stay conserved: a Goblet holding fewer than tracked
@@ -86,19 +91,19 @@ def correct_contents(state: GobletsState, sensed: list[dict[str, int]]) -> list[
         goblet = state.goblets[state.goblet_at[place]]
         for kind in sorted(have):
             if have[kind] > want.get(kind, 0):
-                flow.move(goblet, state.pool, kind, have[kind] - want.get(kind, 0))
+                move(goblet, state.pool, kind, have[kind] - want.get(kind, 0))
     for place, (want, have) in enumerate(zip(wanted, tracked, strict=True)):
         goblet = state.goblets[state.goblet_at[place]]
         for kind in sorted(want):
             missing = want[kind] - have.get(kind, 0)
             from_pool = min(max(0, missing), state.pool.get(kind, 0))
             if from_pool:
-                flow.move(state.pool, goblet, kind, from_pool)
+                move(state.pool, goblet, kind, from_pool)
             missing -= from_pool
             for screen in state.screens:
                 take = min(max(0, missing), screen.get(kind, 0))
                 if take:
-                    flow.move(screen, goblet, kind, take)
+                    move(screen, goblet, kind, take)
                     missing -= take
     return [
         {"event": "reveal_corrected", "goblet": place, "tracked": have, "sensed": want}
@@ -107,7 +112,7 @@ def correct_contents(state: GobletsState, sensed: list[dict[str, int]]) -> list[
     ]
 
 
-def do_reveal(state: GobletsState) -> list[Event]:
+def do_reveal(state: GobletsModel) -> list[Event]:
     """Reveal every Goblet, score the Toast, discard the screens (rulebook, The Toast)."""
     opts = state.opts
     ids = list(opts.houses)
@@ -146,11 +151,11 @@ def do_reveal(state: GobletsState) -> list[Event]:
     result = {"course": state.course, "toast_caller": state.toast_caller, "places": places}
     state.results.append({**result, "vp": gained})
     for screen in state.screens:  # "discard any tokens they still have behind their screens"
-        flow.empty_into(screen, state.discarded)
+        empty_into(screen, state.discarded)
     for goblet in state.goblets:
-        flow.empty_into(goblet, state.discarded)
+        empty_into(goblet, state.discarded)
     state.steps = []
-    state.stage = "scored"
+    state.stage = Stage.SCORED
     events: list[Event] = [{"event": "revealed", **result}]
     if opts.hidden_vp:  # "Keep your VPs hidden behind your screen."
         events.extend(
@@ -160,24 +165,15 @@ def do_reveal(state: GobletsState) -> list[Event]:
     else:
         events.append({"event": "scored", "course": state.course, "vp": gained})
     poisoned = [lead(p) for p, info in zip(state.places, places, strict=True) if info["poisoned"]]
+    # Legacy: "If you are poisoned, discard your Character card and draw a new one" (the engine
+    # decides whether a draw is due before the next Course).
     state.legacy_pending = [s for s in sorted(poisoned) if state.characters[s] is not None]
-    # Legacy: "draw a new one for the next Course" -- after the last Course there is none.
-    next_course = state.course < opts.courses
-    if opts.legacy and next_course and state.legacy_pending and flow.legacy_deck(state):
-        state.phase = "legacy_draw"
-    else:
-        state.legacy_pending = []
-        events.extend(after_course(state))
     return events
 
 
-def after_course(state: GobletsState) -> list[Event]:
-    """The next Course (its Host the last Toast Caller) or the end of the game."""
+def end_game(state: GobletsModel) -> list[Event]:
+    """After the last Course: the winner, a shared tie, or the tie-break shoot-out."""
     assert state.toast_caller is not None
-    state.host = state.toast_caller  # "The player who most recently called a toast"
-    if state.course < state.opts.courses:
-        flow.start_course(state)
-        return []
     best = max(state.vp)
     tied = [seat for seat, vp in enumerate(state.vp) if vp == best]
     if len(tied) == 1:
@@ -192,11 +188,11 @@ def after_course(state: GobletsState) -> list[Event]:
     goblets = None if state.opts.raise_your_memory else shootout_goblets(state, len(tied))
     names = [state.seat_name(seat) for seat in range(state.opts.players)]
     state.shootout = Shootout.start(tied, state.toast_caller, state.opts.players, goblets, names)
-    state.phase = "shootout"
+    state.phase = Phase.SHOOTOUT
     return [{"event": "shootout_started", "tied": tied}]
 
 
-def shootout_goblets(state: GobletsState, count: int) -> list[str]:
+def shootout_goblets(state: GobletsModel, count: int) -> list[str]:
     """The ``count`` shoot-out Goblets, by Coaster ring: the Houses in play first, then the box's.
 
     With Winetasters fewer Goblets are in play (one per pair) than there may be tied players; the
@@ -207,25 +203,15 @@ def shootout_goblets(state: GobletsState, count: int) -> list[str]:
     return houses[:count]
 
 
-def finish(state: GobletsState, winners: list[int]) -> list[Event]:
+def finish(state: GobletsModel, winners: list[int]) -> list[Event]:
     """ "the player with the most Victory Points is the winner!" """
     state.winners = list(winners)
-    state.phase = "over"
+    state.phase = Phase.OVER
     state.steps = []
     return [{"event": "game_over", "vp": list(state.vp), "winners": list(winners)}]
 
 
-def shootout_to_move(state: GobletsState) -> Any:
-    """The shoot-out's actor (CHANCE for the Host's pour)."""
-    return state.shootout.to_move()
-
-
-def shootout_legal(state: GobletsState) -> list[Action]:
-    """The shoot-out's legal choices."""
-    return state.shootout.legal_actions()
-
-
-def shootout_apply(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
+def shootout_apply(state: GobletsModel, action: Action, mode: Mode) -> list[Event]:
     """Delegate to the shoot-out; its end ends the game."""
     events = [{"event": e.get("type"), **e} for e in state.shootout.apply(action, mode)]
     if state.shootout.is_over():

@@ -6,30 +6,29 @@ face up: public anyway), Character, what it peeked (and when), its Winetaster ca
 hidden VP, its own VP. :func:`hidden_alternatives` and :func:`reveals_hidden` describe, for the
 conformance suite's attacker test and for the redaction of replays, which actions a viewer could
 not tell apart; :func:`events_for` filters the feed; :func:`entry_refusal` keeps the Host (a
-player) from entering, or probing with, what only a seat knows.
+player) from entering, or probing with, what only a seat knows. Views read the model only
+(:mod:`model`): they never run a rule.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, permutations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.core.game import CHANCE, PUBLIC, Action, Event, Mode, Viewer
-from companion.core.games.goblets import flow, rules, shootout
+from companion.core.games.goblets import rules, shootout
+from companion.core.games.goblets.model import CHANCE_ACTIONS, GobletsModel, Phase, StepKind
 from companion.core.games.goblets.scoring import reveal
 from companion.core.games.goblets.tokens import Token
 
-if TYPE_CHECKING:
-    from companion.core.games.goblets.state import GobletsState
 
-
-def _public(state: GobletsState) -> dict[str, Any]:
+def _public(state: GobletsModel) -> dict[str, Any]:
     opts = state.opts
-    over = state.phase == "over"
+    over = state.phase == Phase.OVER
     vp_visible = not opts.hidden_vp or over
     mover = state.to_move()
     step = None
-    if state.phase == "play" and state.steps:
+    if state.phase == Phase.PLAY and state.steps:
         current = state.steps[0]
         step = {
             "kind": current["kind"],
@@ -97,7 +96,7 @@ def _public(state: GobletsState) -> dict[str, Any]:
     }
 
 
-def _reveal(state: GobletsState) -> dict[str, Any] | None:
+def _reveal(state: GobletsModel) -> dict[str, Any] | None:
     """How the latest Toast's reveal is shown, Goblet by Goblet (public: it was revealed).
 
     ``order``: the places from the Toast Caller's left clockwise, the Caller's last (the Toast
@@ -121,7 +120,7 @@ def _reveal(state: GobletsState) -> dict[str, Any] | None:
     }
 
 
-def view(state: GobletsState, viewer: Viewer) -> dict[str, Any]:
+def view(state: GobletsModel, viewer: Viewer) -> dict[str, Any]:
     """Everything ``viewer`` may see, as JSON-able data."""
     data = _public(state)
     data["viewer"] = str(viewer)
@@ -152,7 +151,7 @@ def view(state: GobletsState, viewer: Viewer) -> dict[str, Any]:
     return data
 
 
-def _own_outcome(state: GobletsState, seat: int, place: int) -> dict[str, Any] | None:
+def _own_outcome(state: GobletsModel, seat: int, place: int) -> dict[str, Any] | None:
     """This seat's own result of the latest Toast, for its phone at the reveal (None before).
 
     The reveal is public, but a phone shows its player only their own Goblet's verdict
@@ -181,10 +180,10 @@ def events_for(events: list[Event], viewer: Viewer) -> list[Event]:
     ]
 
 
-def hidden_alternatives(state: GobletsState, action: Action, viewer: Viewer) -> list[Action]:
+def hidden_alternatives(state: GobletsModel, action: Action, viewer: Viewer) -> list[Action]:
     """Other actions ``viewer`` could not tell apart from ``action`` if applied now."""
     kind = action.get("type")
-    if state.phase == "shootout":
+    if state.phase == Phase.SHOOTOUT:
         return state.shootout.hidden_alternatives(action, viewer)
     if kind == "initial_pour":
         tokens = list(action.get("tokens", []))
@@ -207,7 +206,7 @@ def hidden_alternatives(state: GobletsState, action: Action, viewer: Viewer) -> 
     return []
 
 
-def _other_winetaster_deals(state: GobletsState, action: Action, viewer: Viewer) -> list[Action]:
+def _other_winetaster_deals(state: GobletsModel, action: Action, viewer: Viewer) -> list[Action]:
     cards = list(action.get("cards", []))
     mine = None
     if viewer.is_seat:
@@ -227,7 +226,7 @@ def _other_winetaster_deals(state: GobletsState, action: Action, viewer: Viewer)
     return out
 
 
-def _averted_alternatives(state: GobletsState, action: Action) -> list[Action]:
+def _averted_alternatives(state: GobletsModel, action: Action) -> list[Action]:
     """Everyone averted their eyes: a Swap and a Coaster exchange leave the same rings in view."""
     if "coasters" not in action or not isinstance(action.get("goblets"), list):
         return []
@@ -240,9 +239,9 @@ def _averted_alternatives(state: GobletsState, action: Action) -> list[Action]:
     return [{**action, "swap": not action.get("swap"), "coasters": not action.get("coasters")}]
 
 
-def publicly_reveals(state: GobletsState, action: Action) -> bool:
+def publicly_reveals(state: GobletsModel, action: Action) -> bool:
     """The Toast's reveal, and a shoot-out choice ("reveals its contents"): shown to everyone."""
-    if state.phase == "shootout":
+    if state.phase == Phase.SHOOTOUT:
         return state.shootout.reveals_hidden(action)
     return action.get("type") == "reveal"
 
@@ -306,22 +305,22 @@ def entry_refusal(state: Any, action: Action, viewer: Viewer, mode: Mode) -> tup
     kind = action.get("type")
     if kind in HIDDEN_ENTRIES:
         return HIDDEN_ENTRIES[kind]
-    if kind in flow.CHANCE_ACTIONS or kind == shootout.POUR:
+    if kind in CHANCE_ACTIONS or kind == shootout.POUR:
         return ("chance is drawn by the table, not entered", rules.CHANCE)
     if kind == "reveal" and action.get("goblets") is not None:
         at_reveal = (
             mode is Mode.RECORDING
             and getattr(state, "steps", None)
-            and (state.steps[0]["kind"] == "reveal")
+            and (state.steps[0]["kind"] == StepKind.REVEAL)
         )
         if not at_reveal:
             return ("a Goblet's contents are counted once they are revealed", rules.REVEAL)
     return None
 
 
-def reveals_hidden(state: GobletsState, action: Action) -> bool:
+def reveals_hidden(state: GobletsModel, action: Action) -> bool:
     """A reveal, a Peek (to the peeker) and a shoot-out choice show what was hidden."""
-    if state.phase == "shootout":
+    if state.phase == Phase.SHOOTOUT:
         return state.shootout.reveals_hidden(action)
     kind = action.get("type")
     if kind in ("reveal", "peek"):

@@ -1,55 +1,33 @@
-"""The Course flow: setup, chance events and the order of steps (the Toast is in toast.py).
+"""Appetizers (Course Setup) and every chance event of a Course, a rules chapter on the model.
 
-Appetizers (Course Setup): "Each player should take the Goblet with the Coaster ring that matches
-their House and place it in front of them. Each player takes 3 Wine, 2 Poison, and 2 Antidote
-tokens from the pool and puts them behind their screen. Take 1 Antidote and 2 Poison tokens, plus
-enough Wine tokens so that the total number of tokens is equal to the number of Goblets [...]. Then
-randomly "pour" 1 token into each of the Goblets." Every random event (Character deal, initial
-pour, Winetaster cards, Target deal, Legacy draws) is a chance action, so the journal replays.
+Appetizers: "Each player should take the Goblet with the Coaster ring that matches their House and
+place it in front of them. Each player takes 3 Wine, 2 Poison, and 2 Antidote tokens from the pool
+and puts them behind their screen. Take 1 Antidote and 2 Poison tokens, plus enough Wine tokens so
+that the total number of tokens is equal to the number of Goblets [...]. Then randomly "pour" 1
+token into each of the Goblets." Every random event (Character deal, initial pour, Winetaster
+cards, Target deal, Legacy draws) is a chance action, so the journal replays. What comes after a
+chance event that ends a part of the Course (the first turns, the next Course) is the engine's
+phase table (:mod:`engine`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import Action, Event, Mode
-from companion.core.games.goblets import rules, toast
-from companion.core.games.goblets.tokens import COURSE_SUPPLY, Token, is_kind
-from companion.core.games.goblets.winetasters import layout
-
-if TYPE_CHECKING:
-    from companion.core.games.goblets.state import GobletsState
-
-CHANCE_ACTIONS = (
-    "deal_characters",
-    "initial_pour",
-    "deal_winetaster_cards",
-    "deal_targets",
-    "legacy_draw",
+from companion.core.games.goblets import rules
+from companion.core.games.goblets.model import (
+    GobletsModel,
+    Phase,
+    Stage,
+    empty_into,
+    move,
 )
-"""Chance action types; each is due in the phase of the same name."""
-
-
-def move(counts_from: dict[str, int], counts_to: dict[str, int], kind: str, n: int = 1) -> None:
-    """Move ``n`` tokens of ``kind`` between two token counters (conservation by construction)."""
-    counts_from[kind] = counts_from.get(kind, 0) - n
-    if not counts_from[kind]:
-        del counts_from[kind]
-    counts_to[kind] = counts_to.get(kind, 0) + n
-
-
-def empty_into(counts_from: dict[str, int], counts_to: dict[str, int]) -> None:
-    """Move every token of ``counts_from`` into ``counts_to``."""
-    for kind, n in list(counts_from.items()):
-        move(counts_from, counts_to, kind, n)
-
-
-def step(seat: int, kind: str, place: int, limit: int = 1, **flags: Any) -> dict[str, Any]:
-    """A pending decision of ``seat`` (see :mod:`state`); step dicts are never mutated."""
-    return {"seat": seat, "kind": kind, "place": place, "limit": limit, **flags}
+from companion.core.games.goblets.tokens import COURSE_SUPPLY, is_kind
+from companion.core.games.goblets.winetasters import layout
 
 
 def _initial_pour_tokens(places: int) -> list[str]:
@@ -60,7 +38,7 @@ def _initial_pour_tokens(places: int) -> list[str]:
 # -- Course setup ----------------------------------------------------------------------------
 
 
-def start_course(state: GobletsState) -> None:
+def start_course(state: GobletsModel) -> None:
     """Appetizers up to the initial pour (a chance action)."""
     opts = state.opts
     state.course += 1
@@ -79,21 +57,21 @@ def start_course(state: GobletsState) -> None:
     state.used_course = []
     state.toast_caller = None
     state.steps = []
-    state.phase = "initial_pour"
-    state.stage = "setup"
+    state.phase = Phase.INITIAL_POUR
+    state.stage = Stage.SETUP
 
 
-def sample_chance(state: GobletsState, rng: random.Random) -> Action:
+def sample_chance(state: GobletsModel, rng: random.Random) -> Action:
     """Draw the outcome of the chance phase due now."""
     opts = state.opts
-    if state.phase == "deal_characters":
+    if state.phase == Phase.DEAL_CHARACTERS:
         names = rng.sample([card.name for card in opts.characters], opts.players)
         return {"type": "deal_characters", "characters": names}
-    if state.phase == "initial_pour":
+    if state.phase == Phase.INITIAL_POUR:
         tokens = _initial_pour_tokens(opts.places)
         rng.shuffle(tokens)
         return {"type": "initial_pour", "tokens": tokens}
-    if state.phase == "deal_winetaster_cards":
+    if state.phase == Phase.DEAL_WINETASTER_CARDS:
         deck = ["loyal"] * opts.loyal + ["traitor"] * opts.traitor
         pairs = [i for i, place in enumerate(state.places) if place["winetaster"] is not None]
         drawn = rng.sample(deck, len(pairs))
@@ -101,7 +79,7 @@ def sample_chance(state: GobletsState, rng: random.Random) -> Action:
         for index, card in zip(pairs, drawn, strict=True):
             cards[index] = card
         return {"type": "deal_winetaster_cards", "cards": cards}
-    if state.phase == "deal_targets":
+    if state.phase == Phase.DEAL_TARGETS:
         return {"type": "deal_targets", "targets": rng.sample(list(opts.houses), opts.places)}
     draws = legacy_draws(state, lambda seat, deck: rng.choice(deck))
     return {
@@ -110,7 +88,7 @@ def sample_chance(state: GobletsState, rng: random.Random) -> Action:
     }
 
 
-def legacy_deck(state: GobletsState) -> list[str]:
+def legacy_deck(state: GobletsModel) -> list[str]:
     """Cards the first Legacy draw may give: the undealt deck, or the discards once it is out."""
     held = set(state.characters)
     deck = [
@@ -122,7 +100,7 @@ def legacy_deck(state: GobletsState) -> list[str]:
 
 
 def legacy_draws(
-    state: GobletsState, pick: Callable[[int, list[str]], str]
+    state: GobletsModel, pick: Callable[[int, list[str]], str]
 ) -> list[dict[str, Any]]:
     """The Legacy draws of the poisoned players, one after the other, ``pick`` choosing each card.
 
@@ -177,7 +155,7 @@ def _check_list(action: Mapping[str, Any], key: str, length: int) -> list[Any]:
     return value
 
 
-def apply_chance(state: GobletsState, action: Action, mode: Mode) -> list[Event]:
+def apply_chance(state: GobletsModel, action: Action, mode: Mode) -> list[Event]:
     """Apply a chance outcome (a sensed initial pour may break the rule: see below)."""
     kind = action["type"]
     if state.phase != kind:
@@ -217,7 +195,7 @@ def apply_chance(state: GobletsState, action: Action, mode: Mode) -> list[Event]
             events.append(warning)
         for place, token in enumerate(tokens):
             move(state.pool, state.goblets[state.goblet_at[place]], token)
-        state.phase = "deal_winetaster_cards" if opts.is_winetasters else "deal_targets"
+        state.phase = Phase.DEAL_WINETASTER_CARDS if opts.is_winetasters else Phase.DEAL_TARGETS
         return events
     if kind == "deal_winetaster_cards":
         return _deal_winetaster_cards(state, action)
@@ -226,7 +204,7 @@ def apply_chance(state: GobletsState, action: Action, mode: Mode) -> list[Event]
     return _legacy_draw(state, action)
 
 
-def _deal_winetaster_cards(state: GobletsState, action: Action) -> list[Event]:
+def _deal_winetaster_cards(state: GobletsModel, action: Action) -> list[Event]:
     cards = _check_list(action, "cards", len(state.places))
     for index, (place, card) in enumerate(zip(state.places, cards, strict=True)):
         wanted = place["winetaster"] is not None
@@ -241,11 +219,11 @@ def _deal_winetaster_cards(state: GobletsState, action: Action) -> list[Event]:
     for place, card in zip(state.places, cards, strict=True):
         if card is not None:
             state.wt_cards[place["winetaster"]] = card
-    state.phase = "deal_targets"
+    state.phase = Phase.DEAL_TARGETS
     return [{"event": "winetaster_cards_dealt"}]
 
 
-def _deal_targets(state: GobletsState, action: Action) -> list[Event]:
+def _deal_targets(state: GobletsModel, action: Action) -> list[Event]:
     opts = state.opts
     dealt = _check_list(action, "targets", opts.places)
     if sorted(map(str, dealt)) != sorted(opts.houses):
@@ -271,16 +249,16 @@ def _deal_targets(state: GobletsState, action: Action) -> list[Event]:
             break
     state.targets = targets
     events.insert(0, {"event": "targets_dealt", "targets": list(targets)})
-    state.phase = "play"
-    state.stage = "course_start"
+    # "Starting with the Host and going clockwise, each player that has a Character Ability which
+    # can be used "At the beginning of each Course" may choose to use their Abilities now."
+    state.phase = Phase.PLAY
+    state.stage = Stage.COURSE_START
     order = [(state.host + i) % opts.players for i in range(opts.players)]
-    state.steps = ability_steps(state, order, "course_start")
-    if not state.steps:
-        start_turns(state)
-    return events
+    state.steps = state.ability_steps(order, "course_start")
+    return events  # with no such ability, the engine starts the turns at once
 
 
-def _legacy_draw(state: GobletsState, action: Action) -> list[Event]:
+def _legacy_draw(state: GobletsModel, action: Action) -> list[Event]:
     draws = action.get("draws")
     if not isinstance(draws, list):
         raise MalformedInput(f"must be a list, got {draws!r}", field="draws")
@@ -315,69 +293,6 @@ def _legacy_draw(state: GobletsState, action: Action) -> list[Event]:
             {"event": "character_drawn", "seat": draw["seat"], "character": draw["character"]}
         )
     state.legacy_pending = []
-    return events + toast.after_course(state)
-
-
-# -- steps -------------------------------------------------------------------------------------
-
-
-def ability_steps(state: GobletsState, seats: Sequence[int], timing: str) -> list[dict[str, Any]]:
-    """An ``ability`` step for each seat (in order) holding a usable card of ``timing``."""
-    steps = []
-    for seat in seats:
-        card = state.active_card(seat)
-        if card is None or card.timing != timing or not card.is_active:
-            continue
-        if card.once_per_course and [seat, card.name] in state.used_course:
-            continue
-        steps.append(step(seat, "ability", state.place_index(seat), timing=timing))
-    return steps
-
-
-def bonus(state: GobletsState, seat: int, effect: str) -> int:
-    """1 if ``seat``'s usable card has the passive ``effect`` (one more action), else 0."""
-    card = state.active_card(seat)
-    return 1 if card is not None and card.effect == effect else 0
-
-
-def start_turns(state: GobletsState) -> None:
-    """ "Starting with the player to the Host's left, each player in turn" acts."""
-    state.stage = "turns"
-    start_turn(state, (state.place_index(state.host) + 1) % len(state.places))
-
-
-def start_turn(state: GobletsState, index: int) -> None:
-    """The regular turn of place ``index``: its steps, and whether it may Toast."""
-    place = state.places[index]
-    state.turn_place = index
-    state.turn_number += 1
-    state.no_wine_at_start = state.screens[index].get(Token.WINE.value, 0) == 0
-    if place["winetaster"] is None:
-        seat = place["seats"][0]
-        state.steps = [step(seat, "turn", index, 2 + bonus(state, seat, "extra_action"))]
-        return
-    taster, noble = place["winetaster"], place["noble"]
-    # The Noble is always asked first, so the table cannot tell whether the pair has Wine left.
-    steps = [step(noble, "toast_option", index)]
-    steps.append(step(taster, "turn", index, 1, no_toast=True))
-    extra = bonus(state, noble, "extra_action")
-    steps.append(step(noble, "turn", index, 1 + extra, no_toast=True, no_peek=True))
-    state.steps = steps
-
-
-def end_step(state: GobletsState) -> list[Event]:
-    """The current step is done: go on to the next one (or the next part of the Course)."""
-    state.last_actor = state.steps[0]["seat"]
-    state.steps.pop(0)
-    state.taken = 0
-    state.used_step = []
-    if state.steps:
-        return []
-    if state.stage == "course_start":
-        start_turns(state)
-    elif state.stage == "turns":
-        assert state.turn_place is not None
-        start_turn(state, (state.turn_place + 1) % len(state.places))
-    elif state.stage == "toast":
-        toast.start_before_drinking(state)
-    return []
+    # The Course was scored: back to it, and the engine goes on to the next Course (or the end).
+    state.phase = Phase.PLAY
+    return events
