@@ -14,8 +14,9 @@ between its channels, its chroma, as it was until a channel clips. Naming by the
 - any other pixel is named by its nearest colour in Lab (Poison, Antidote, or a
   colour too faint to tell);
 - a token's kind: coloured when a quarter of its face is strongly chromatic (lit back by the
-  shade round it), by the chroma of that quarter; otherwise Poison or Antidote by the darkest
-  tenth of its face (sheen only adds white, so the darkest pixels are its own grey).
+  shade round it), by the chroma of that quarter; otherwise by the nearest colour of the darkest
+  quarter of its face (sheen only adds white, so the darkest pixels are its own colour), and a
+  grey one Poison or Antidote by the darkest tenth.
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ ALIGNED = 0.93
 """A chroma this near (cosine; within 21 degrees) to a kind's own is that kind; one further from
 all three (a ring's yellow, a wooden table's brown: 26 degrees from Wine's) keeps its Lab name."""
 BITS = 6
+_KIND_WEIGHTS = np.array([0.4, 1.0, 1.0], np.float32)
+"""Lightness weighs little when naming by the nearest colour: what sheen the darkest quarter
+keeps lightens it, and leaves its hue."""
 ANTIDOTE_LEAST = 214
 """The darkest tenth of an Antidote token's face, lit back, is at least this bright; a Poison
 token's is darker (on independent frames: Antidotes 240 or more, Poisons under a glossy sheen
@@ -90,25 +94,23 @@ def chroma_kind(bgr) -> int:  # type: ignore[no-untyped-def]
     return _COLOURED[int(cosine.argmax())]
 
 
-_CHROMATIC = _chromatic_table()
+_CHROMATIC_FLAT = _chromatic_table().reshape(-1)
 
 
 def chromatic(bgr: np.ndarray) -> np.ndarray:
     """Every sheened pixel's coloured kind by its chroma (uint8 index into :data:`KINDS`), or
     255 where it is grey (channels within :data:`CHROMA_MIN`), not sheened (:data:`SHEENED`) or
     of no token's chroma."""
-    q = bgr >> (8 - BITS)
-    return _CHROMATIC[q[..., 0], q[..., 1], q[..., 2]]
+    q = (bgr >> (8 - BITS)).astype(np.intp)
+    return _CHROMATIC_FLAT[(q[..., 0] << (2 * BITS)) | (q[..., 1] << BITS) | q[..., 2]]
 
 
-def classify(bgr: np.ndarray, lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def classify(lab: np.ndarray, by_chroma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every pixel's token kind (uint8 index into :data:`KINDS`) and its weighted Lab distance
-    to the nearest token colour: the kind by chroma where the pixel has one
-    (:func:`chromatic`), else by the nearest colour."""
+    to the nearest token colour: the kind by chroma where the pixel has one (``by_chroma``,
+    :func:`chromatic` of the same pixels), else by the nearest colour."""
     classes, distance = _CLASSIFY.nearest(lab)
-    by_chroma = chromatic(bgr)
-    coloured = by_chroma != NO_KIND
-    classes = np.where(coloured, by_chroma, classes).astype(np.uint8)
+    classes = np.where(by_chroma != NO_KIND, by_chroma, classes).astype(np.uint8)
     return classes, distance
 
 
@@ -134,6 +136,14 @@ def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) ->
         # A coloured token: the kind its most chromatic quarter's chroma points to.
         cosine = _chroma_direction(pixels[strong]) @ _KIND_CHROMA.T
         return KINDS[_COLOURED[int(np.bincount(cosine.argmax(axis=1)).argmax())]]
+    # Else the nearest colour of the darkest quarter, lit back: a coloured token in a shadow or
+    # blurred into the cloth keeps its hue there.
+    order = np.argsort(g[inside], kind="stable")
+    colour = np.clip(np.median(pixels[order[:quarter]], axis=0) / shade, 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(colour[None, None, :], cv2.COLOR_BGR2Lab)[0, 0].astype(np.float32)
+    kind = KINDS[int(np.argmin((((LAB - lab) * _KIND_WEIGHTS) ** 2).sum(axis=1)))]
+    if kind not in ("poison", "antidote"):
+        return kind
     # A grey token: Poison or Antidote by its darkest tenth, lit back (a sheen's white reaches
     # all but the far edge of a glossy Poison token's face; an Antidote's face is white all over).
     least = float(np.percentile(g[inside], 10)) / shade
