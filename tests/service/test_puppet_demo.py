@@ -132,11 +132,13 @@ def test_a_restart_mid_course_takes_the_same_game_up(tmp_path):
 
 
 def test_a_game_the_puppeteer_cannot_play_is_refused_at_start_by_name(tmp_path):
-    conf = settings(tmp_path, **{"game.options": {"players": 8}})
+    # Raise Your Memory's Goblets have no Coaster rings to follow (the puppeteer plays every
+    # other variant, Winetasters and Characters included).
+    conf = settings(tmp_path, **{"game.options": {"players": 5, "raise_your_memory": True}})
     service = resume(conf)
     with pytest.raises(MalformedInput, match="--virtual engine") as error:
         start_virtual_table(service, conf)
-    assert error.value.field == "players"
+    assert error.value.field == "raise_your_memory"
     service.close()
 
 
