@@ -13,6 +13,9 @@ scored by itself) -> the next round, or ``over`` after the last.
 Actions carry no seat: the actor is :meth:`CenaState.to_move`. In :attr:`Mode.RECORDING` a card
 that does not follow suit, or (Private feast) lies in front of another House, is applied with a
 ``rule_warning`` event; what the state cannot represent is refused in both modes.
+
+The data and its queries are the model's (:mod:`.model`); the views (:mod:`.views`) read the model
+and are handed the legal actions, so they import no rule.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from itertools import combinations
 from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, action_phase
+from companion.core.game import Action, Event, GameState, Mode, Viewer, action_phase
 from companion.core.games.cena import feed, rules
 from companion.core.games.cena.alliances import (
     Played,
@@ -41,7 +44,8 @@ from companion.core.games.cena.cards import (
     set_aside_size,
     sort_key,
 )
-from companion.core.games.cena.options import PILE, RANDOM, CenaOptions
+from companion.core.games.cena.model import CenaModel
+from companion.core.games.cena.options import PILE
 from companion.core.games.cena.poisons import POISONS
 from companion.core.games.cena.scoring import round_scores, winners
 from companion.core.games.cena.views import alternatives, build_view
@@ -57,60 +61,10 @@ ACTIONS = {
 """Each action type: the phase it belongs to and the fields it may carry."""
 
 
-class CenaState(GameState):
+class CenaState(CenaModel, GameState):
     """A game of Cena; see the module docstring for the phases."""
 
-    def __init__(self, options: CenaOptions) -> None:
-        self.options = options
-        n = options.players
-        self.phase = "poisons"
-        self.round = 0
-        # A random first Host is None until its chance action (setup step 4) draws it.
-        self.host: int | None = None if options.host == RANDOM else int(options.host)
-        self.pile: list[int] = []
-        self.revealed: list[int] = []
-        self.hands: list[list[str]] = [[] for _ in range(n)]
-        self.set_aside: list[str] = []
-        self.chosen: dict[int, list[str]] = {}
-        self.faces: list[list[str]] | None = None
-        self.leader = self.host
-        self.lead_suit: str | None = None
-        self.table: list[Played | None] = [None] * n
-        self.trick = 0
-        self.won: list[list[str]] = [[] for _ in range(n)]
-        self.tricks: list[int] = [0] * n
-        self.last_trick: dict[str, Any] | None = None
-        self.last_winner: int | None = None
-        self.scores: list[dict[str, Any]] = []
-        self.result: dict[str, Any] | None = None
-
     # -- the interface -------------------------------------------------------------------------
-
-    @property
-    def num_seats(self) -> int:
-        """The number of Houses (3 to 5)."""
-        return self.options.players
-
-    def seat_name(self, seat: int) -> str:
-        """The House at ``seat``, numbered from 1 clockwise as the tablet shows them ("House 2")."""
-        return f"House {seat + 1}"
-
-    def to_move(self) -> int | object | None:
-        """CHANCE for the pile, a random Host and the deals, the Host to reveal, then the Houses."""
-        if self.phase == "over":
-            return None
-        if self.phase in ("poisons", "host", "deal"):
-            return CHANCE
-        if self.phase == "reveal":
-            return self.host
-        if self.phase == "welcome":
-            return (self.host + len(self.chosen)) % self.num_seats
-        return (self.leader + self.plays_in_trick) % self.num_seats
-
-    @property
-    def plays_in_trick(self) -> int:
-        """How many cards lie on the table in the trick being played."""
-        return sum(1 for played in self.table if played is not None)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action for the House to move (empty at chance nodes and at the end)."""
@@ -172,13 +126,10 @@ class CenaState(GameState):
         """True once the last round is scored."""
         return self.phase == "over"
 
-    def outcome(self) -> dict[str, Any]:
-        """``{"winners", "totals", "rounds"}`` once over (``{}`` before)."""
-        return copy.deepcopy(self.result or {})
-
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` may see: public, host (the same, no hands) or a seat (its own hand)."""
-        return build_view(self, viewer)
+        mine = viewer.is_seat and self.to_move() == viewer.index
+        return build_view(self, viewer, self.legal_actions() if mine else [])
 
     def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
         """Other pile draws, deals and Welcome choices ``viewer`` could not tell apart."""
@@ -208,20 +159,6 @@ class CenaState(GameState):
         if action.get("type") in ("play", "welcome"):
             return ("a House's cards are in its hand: it plays them from its phone", rules.DEAL)
         return None
-
-    @property
-    def is_last_welcome(self) -> bool:
-        """True when one House is left to choose its Welcome cards."""
-        return len(self.chosen) == self.num_seats - 1
-
-    def clone(self) -> CenaState:
-        """An independent copy; the validated options (immutable) are shared, not copied."""
-        return copy.deepcopy(self, {id(self.options): self.options})
-
-    @property
-    def poison(self) -> int | None:
-        """The poison revealed this round (None before the Host reveals it)."""
-        return self.revealed[self.round] if len(self.revealed) > self.round else None
 
     # -- applying actions ----------------------------------------------------------------------
 
@@ -426,10 +363,6 @@ class CenaState(GameState):
         else:
             self.phase = "deal"
         return events
-
-    def totals(self) -> list[int]:
-        """Each House's points over the rounds scored so far."""
-        return [sum(s["houses"][h]["points"] for s in self.scores) for h in range(self.num_seats)]
 
 
 def _name(card: Card | None) -> str | None:

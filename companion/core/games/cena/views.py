@@ -13,20 +13,18 @@ from __future__ import annotations
 
 import copy
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.core.game import CHANCE, Action, Viewer
 from companion.core.games.cena.alliances import alliance_houses, combined, completed_at
 from companion.core.games.cena.cards import WELCOME_CARDS, sort_key
+from companion.core.games.cena.model import CenaModel
 from companion.core.games.cena.poisons import POISONS
-
-if TYPE_CHECKING:
-    from companion.core.games.cena.state import CenaState
 
 MAX_ALTERNATIVES = 6
 
 
-def _trick(state: CenaState) -> dict[str, Any]:
+def _trick(state: CenaModel) -> dict[str, Any]:
     table = state.table
     orientation = state.options.orientation
     alliances = []
@@ -53,7 +51,7 @@ def _trick(state: CenaState) -> dict[str, Any]:
     }
 
 
-def _public(state: CenaState) -> dict[str, Any]:
+def _public(state: CenaModel) -> dict[str, Any]:
     opts = state.options
     mover = state.to_move()
     feast, over = state.phase == "feast", state.phase == "over"
@@ -105,8 +103,9 @@ def _public(state: CenaState) -> dict[str, Any]:
     }
 
 
-def build_view(state: CenaState, viewer: Viewer) -> dict[str, Any]:
-    """The JSON-able view of ``state`` for ``viewer`` (public, host or one seat)."""
+def build_view(state: CenaModel, viewer: Viewer, legal: list[Action]) -> dict[str, Any]:
+    """The JSON-able view of ``state`` for ``viewer`` (public, host or one seat); ``legal`` is
+    the viewer's own legal actions when it is to move (the state's rules: the view shows them)."""
     view = _public(state)
     view["viewer"] = str(viewer)
     if viewer.is_seat and viewer.index is not None and 0 <= viewer.index < state.num_seats:
@@ -114,7 +113,7 @@ def build_view(state: CenaState, viewer: Viewer) -> dict[str, Any]:
         view["seat"] = seat
         view["hand"] = list(state.hands[seat])
         view["welcome_choice"] = state.chosen.get(seat)
-        view["legal_actions"] = state.legal_actions() if state.to_move() == seat else []
+        view["legal_actions"] = list(legal) if state.to_move() == seat else []
     return view
 
 
@@ -147,7 +146,7 @@ def _deal_alternatives(action: Action, viewer: Viewer) -> list[Action]:
     return [a for a in found if a != action][:MAX_ALTERNATIVES]
 
 
-def alternatives(state: CenaState, action: Action, viewer: Viewer) -> list[Action]:
+def alternatives(state: CenaModel, action: Action, viewer: Viewer) -> list[Action]:
     """Actions ``viewer`` could not tell apart from ``action`` if applied to ``state`` now."""
     kind = action.get("type")
     if kind == "poisons" and state.phase == "poisons":

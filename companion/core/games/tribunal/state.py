@@ -7,6 +7,9 @@ the next Accused, two at a time once the Momentum Box has emptied) -> ``verdict`
 (chance: one cube, then maybe a second) -> ``choose`` (two cases: which sentence first) ->
 ``sentence`` (the printed effects, one action each, then "end of sentence") -> back to ``hear``,
 until no Accused is left or the game is lost -> ``over``.
+
+The data and its queries are the model's (:mod:`.model`); the view (:mod:`.view`) reads the model
+and is handed the legal actions, so it imports no rule.
 """
 
 from __future__ import annotations
@@ -16,19 +19,17 @@ import random
 from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, action_phase
+from companion.core.game import Action, Event, GameState, Mode, Viewer, action_phase
 from companion.core.games.tribunal import board as playmat
-from companion.core.games.tribunal.board import Board
 from companion.core.games.tribunal.cards import (
     BUTTON_MAX,
     DATA_MAX,
     EFFECTS,
     SET_ASIDE,
-    Card,
     button_amounts,
     parse_effect,
 )
-from companion.core.games.tribunal.options import TribunalOptions
+from companion.core.games.tribunal.model import PLAYER, TribunalModel
 from companion.core.games.tribunal.pool import (
     COLOURS,
     GUILTY,
@@ -40,7 +41,6 @@ from companion.core.games.tribunal.pool import (
 )
 from companion.core.games.tribunal.view import build_view
 
-PLAYER = 0
 ACTIONS = {
     "shuffle": ("shuffle", ("set_aside", "deck")),
     "hear": ("hear", ()),
@@ -57,31 +57,10 @@ ACTION_TYPES = tuple(ACTIONS)
 TURN_OVER = "turn the Accused Card over and carry out the effects ... in order"
 
 
-class TribunalState(GameState):
+class TribunalState(TribunalModel, GameState):
     """A game of The Gods Will Have Blood; see the module docstring for the phases."""
 
-    def __init__(self, options: TribunalOptions) -> None:
-        self.options = options
-        vine = options.vine
-        self.board = Board(legitimacy=vine.index("L"), reputation=vine.index("R"))
-        self.phase = "shuffle"
-        self.cases: list[str] = []
-        self.sentenced: list[str] = []
-        self.verdict: str | None = None
-        self.judgment: str | None = None
-        self.sentence: str | None = None
-        self.done: list[tuple[str, int]] = []
-        self.undo_stack: list[tuple[Board, list[tuple[str, int]]]] = []
-        self.hearings = 0
-        self.result: dict[str, Any] | None = None
-        self.log: list[Event] = []
-
     # -- the interface -------------------------------------------------------------------------
-
-    @property
-    def num_seats(self) -> int:
-        """One: the solo player."""
-        return 1
 
     SECRET_FIELDS = {"shuffle": ("set_aside", "deck")}
     """The Accused Deck's order and the 12 set aside: secret from everyone."""
@@ -94,17 +73,6 @@ class TribunalState(GameState):
         """The player draws each cube: "you will draw two cubes (one at a time) from the
         judgment pool" (the shuffle at setup is not the player's)."""
         return (PLAYER, "draw") if self.phase == "draw" else None
-
-    @property
-    def cards(self) -> dict[str, Card]:
-        """Every Accused card by name."""
-        return self.options.cards
-
-    def to_move(self) -> int | object | None:
-        """CHANCE while shuffling and drawing, the player otherwise, None once over."""
-        if self.phase == "over":
-            return None
-        return CHANCE if self.phase in ("shuffle", "draw") else PLAYER
 
     def legal_actions(self) -> list[Action]:
         """The player's buttons now (empty at chance nodes and at the end)."""
@@ -159,13 +127,9 @@ class TribunalState(GameState):
         """True once won or lost."""
         return self.phase == "over"
 
-    def outcome(self) -> dict[str, Any]:
-        """``{"won", "reason", "winners", ...}`` once over (``{}`` before)."""
-        return dict(self.result or {})
-
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """The same for every viewer: the deck order and the face-down cards are never shown."""
-        return build_view(self)
+        return build_view(self, self.legal_actions())
 
     def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
         """Other shuffles nobody could tell apart from ``action`` until the next hearing."""
@@ -187,10 +151,6 @@ class TribunalState(GameState):
             )
         return [a for a in alternatives if a != action]
 
-    def clone(self) -> TribunalState:
-        """An independent copy; the validated options (immutable) are shared, not copied."""
-        return copy.deepcopy(self, {id(self.options): self.options})
-
     def reveals_hidden(self, action: Action) -> bool:
         """Hearing a case turns up the top card(s) of the secret deck."""
         return action.get("type") == "hear" and self.phase == "hear"
@@ -198,24 +158,6 @@ class TribunalState(GameState):
     def publicly_reveals(self, action: Action) -> bool:
         """Hearing a case turns the top card(s) up for all to read."""
         return self.reveals_hidden(action)
-
-    def is_turned_over(self) -> bool:
-        """True once the judgment has passed: "turn the Accused Card over and carry out the
-        effects" (its back, both icons' effects, is then seen)."""
-        return self.judgment is not None
-
-    # -- what the page needs -------------------------------------------------------------------
-
-    def unseen_cards(self) -> list[str]:
-        """Cards whose place nobody knows (deck or face-down set aside), by name."""
-        hidden = [card for stack in self.board.stacks for card in stack]
-        return sorted(hidden + self.board.set_aside_hidden)
-
-    def printed(self) -> tuple[tuple[str, int], ...] | None:
-        """The stored effects of the sentence being carried out (None: tapped by hand)."""
-        if self.sentence is None or not self.options.stored_deck or self.judgment is None:
-            return None
-        return self.cards[self.sentence].effects(self.judgment)
 
     # -- applying actions ----------------------------------------------------------------------
 

@@ -11,21 +11,19 @@ left to choose). Cases, effects, vine spaces and the log come in words (:mod:`.w
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from companion.core.game import Action
 from companion.core.games.tribunal.board import board_json
+from companion.core.games.tribunal.model import TribunalModel
 from companion.core.games.tribunal.pool import VERDICTS, matches, pass_probability
 from companion.core.games.tribunal.words import effect_kind, effect_line, event_line, vine_spaces
-
-if TYPE_CHECKING:
-    from companion.core.games.tribunal.state import TribunalState
-
 
 BEFORE_THE_DRAW = ("hear", "verdict")
 """The phases whose bag is whole: the odds of each verdict are worth reading then."""
 
 
-def _odds(state: TribunalState) -> dict[str, Any]:
+def _odds(state: TribunalModel) -> dict[str, Any]:
     pool = state.board.pool
     odds: dict[str, Any] = {}
     if state.phase not in (*BEFORE_THE_DRAW, "draw"):
@@ -43,7 +41,7 @@ def _odds(state: TribunalState) -> dict[str, Any]:
     return odds
 
 
-def _awaiting(state: TribunalState) -> str | None:
+def _awaiting(state: TribunalModel) -> str | None:
     """``"chance"`` when a shuffle or draw is due, ``"player"`` for a button, None at the end."""
     actor = state.to_move()
     if actor is None:
@@ -51,7 +49,7 @@ def _awaiting(state: TribunalState) -> str | None:
     return "player" if isinstance(actor, int) else "chance"
 
 
-def _titles(state: TribunalState, cases: list[str]) -> dict[str, str]:
+def _titles(state: TribunalModel, cases: list[str]) -> dict[str, str]:
     """How each case of one hearing is named: a stored deck's card by its name; an anonymous
     card by where it lies (its internal number is nobody's name: the physical card is read)."""
     if state.options.stored_deck:
@@ -61,7 +59,7 @@ def _titles(state: TribunalState, cases: list[str]) -> dict[str, str]:
     return {name: f"the Accused of stack {i + 1}" for i, name in enumerate(cases)}
 
 
-def _lines(state: TribunalState) -> list[str]:
+def _lines(state: TribunalModel) -> list[str]:
     """The log as sentences; a card is named as it was at its hearing."""
     titles: dict[str, str] = {}
     lines = []
@@ -76,18 +74,18 @@ def _printed(effects: tuple[tuple[str, int], ...] | list[tuple[str, int]]) -> li
     return [{"effect": e, "n": n} for e, n in effects]
 
 
-def _effect_lines(state: TribunalState) -> dict[str, str]:
+def _effect_lines(state: TribunalModel, legal: list[Action]) -> dict[str, str]:
     """Every effect the page may show (printed, done, to tap), as ``"kind n"`` -> its line."""
     shown = [(e, n) for e, n in state.done]
     # A card's back is worded only once it is turned over (as "printed" in :func:`_case`).
     for name in state.cases if state.options.stored_deck and state.is_turned_over() else ():
         card = state.cards[name]
         shown += [*card.guilty, *card.not_guilty]
-    shown += [(a["effect"], a["n"]) for a in state.legal_actions() if a["type"] == "effect"]
+    shown += [(a["effect"], a["n"]) for a in legal if a["type"] == "effect"]
     return {f"{e} {n}": effect_line(e, n) for e, n in shown}
 
 
-def _case(state: TribunalState, name: str) -> dict[str, Any]:
+def _case(state: TribunalModel, name: str) -> dict[str, Any]:
     card = state.cards[name]
     case: dict[str, Any] = {
         "card": name,
@@ -104,8 +102,9 @@ def _case(state: TribunalState, name: str) -> dict[str, Any]:
     return case
 
 
-def build_view(state: TribunalState) -> dict[str, Any]:
-    """The JSON-able view of ``state`` (the same for every viewer)."""
+def build_view(state: TribunalModel, legal: list[Action]) -> dict[str, Any]:
+    """The JSON-able view of ``state`` (the same for every viewer); ``legal`` is the player's
+    buttons now (the state's rules: the view only shows them)."""
     printed = state.printed()
     pending_effects = None if printed is None else printed[len(state.done) :]
     view: dict[str, Any] = {
@@ -134,14 +133,12 @@ def build_view(state: TribunalState) -> dict[str, Any]:
             "second_draw": state.options.second_draw,
             "missing_reds": state.options.missing_reds,
         },
-        "legal_actions": state.legal_actions(),
+        "legal_actions": legal,
         "log": list(state.log),
         "log_lines": _lines(state),
-        "effect_lines": _effect_lines(state),
+        "effect_lines": _effect_lines(state, legal),
         "effect_kinds": {
-            a["effect"]: effect_kind(a["effect"])
-            for a in state.legal_actions()
-            if a["type"] == "effect"
+            a["effect"]: effect_kind(a["effect"]) for a in legal if a["type"] == "effect"
         },
         "result": state.outcome() or None,
     }
