@@ -194,3 +194,38 @@ def test_no_import_cycles() -> None:
     gone = sorted((sorted(c) for c in KNOWN - found), key=str)
     assert not new, "import cycles:\n" + "\n".join(new)
     assert not gone, f"KNOWN cycles no longer there (remove them from KNOWN): {gone}"
+
+
+GAMES = "companion.core.games"
+LAYERS = {
+    f"{GAMES}.goblets.views": {f"{GAMES}.goblets.model"},
+    **{
+        f"{GAMES}.goblets.{chapter}": {f"{GAMES}.goblets.model"}
+        for chapter in ("setup", "turns", "actions", "abilities", "toast")
+    },
+    f"{GAMES}.tribunal.view": {f"{GAMES}.tribunal.model"},
+    f"{GAMES}.cena.views": {f"{GAMES}.cena.model"},
+}
+"""Per module, the only modules of its game's rules and model it may import (issue 16: the rules'
+chapters import only the model, one engine runs them, the views read the model)."""
+RULES = {
+    "goblets": ("model", "engine", "state", "setup", "turns", "actions", "abilities", "toast"),
+    "tribunal": ("model", "state"),
+    "cena": ("model", "state"),
+}
+"""Each game's modules that hold its state or its rules (leaf modules -- tokens, rulebook
+sentences, scoring -- may be imported by any)."""
+
+
+def test_each_game_runs_one_way() -> None:
+    """Views import only their game's model of its state and rules; a Goblets chapter imports
+    no other chapter, nor the engine, nor the state."""
+    graph = import_graph(all_modules())
+    broken = []
+    for module, allowed in LAYERS.items():
+        game = module.split(".")[3]
+        layered = {f"{GAMES}.{game}.{name}" for name in RULES[game]}
+        extra = (graph[module] & layered) - allowed
+        if extra:
+            broken.append(f"{module} imports {sorted(extra)}")
+    assert not broken, "\n".join(broken)
