@@ -30,7 +30,8 @@ Replaying the journaled actions (recording mode) into a new state rebuilds ``ses
 """
 
 from companion.core.sensed.places import GobletNames, layout_change
+from companion.core.sensed.result import Applied, Result
 from companion.core.sensed.session import SensedSession
-from companion.core.sensed.table import Applied, Result, SensedTable
+from companion.core.sensed.table import SensedTable
 
 __all__ = ["Applied", "GobletNames", "Result", "SensedSession", "SensedTable", "layout_change"]

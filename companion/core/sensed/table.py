@@ -21,27 +21,22 @@ the table put right), and the difference is then recorded as the move it was.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
-from companion.core.game import CHANCE, Action, Event, Mode
+from companion.core.errors import MalformedInput
+from companion.core.game import Action, Mode
 from companion.core.games.goblets import abilities as engine_abilities
-from companion.core.games.goblets.state import GobletsState
 from companion.core.games.goblets.tokens import check_contents, is_kind
-from companion.core.sensed import actors, pairs
-from companion.core.sensed.abilities import Expected, ability_action, declined
+from companion.core.sensed import actors
+from companion.core.sensed.abilities import ability_action
+from companion.core.sensed.course import CourseTable, _public
 from companion.core.sensed.places import (
-    GobletNames,
     Layout,
-    check_place,
     follow,
-    is_complete,
     layout_change,
-    parse_layout,
 )
-from companion.core.sensed.result import Applied, Result
+from companion.core.sensed.result import Result
 
 HOST_EVENTS = frozenset({"conflict", "fixed", "unknown_tag", "offline", "online", "pour_corrected"})
 """Tracker events that are shown to the Host and never become actions. A ``pour_corrected`` (the
@@ -51,16 +46,13 @@ QUIET_EVENTS = frozenset({"emptied", "state"})
 """Tracker events the table has nothing to do with."""
 MOVES = frozenset({"rotate", "swap", "move", "layout"})
 """Tracker events that change (or restate) which Goblet stands at which place."""
-SECRET_KEYS = frozenset({"token", "tokens", "uid", "goblets", "contents"})
-"""What a notice never carries before the reveal: the Host sees no Goblet's contents either
-(DESIGN.md principle 3), and a token's UID or kind would tell them."""
 LATE_REPORT = 2.0
 """Seconds after a player's "end turn" during which a Peek (lift) or Swap of that player's own
 Goblet is still theirs: the tracker reports a Goblet put back only once it has settled, often
 after the player pressed the button."""
 
 
-class SensedTable:
+class SensedTable(CourseTable):
     """A Raise Your Goblets game driven by sensed events (see the module docstring).
 
     ``state``: a 4-12 player state (mutated in place by the actions applied). ``layout``: place
@@ -73,70 +65,6 @@ class SensedTable:
     the engine's screens then never lose a token, so a Toast is recorded with ``"pours":
     "unseen"`` (see :meth:`toast`).
     """
-
-    def __init__(
-        self,
-        state: GobletsState,
-        *,
-        layout: Mapping[int, str] | None = None,
-        ring_houses: Mapping[str, str] | None = None,
-        rng: random.Random | None = None,
-        pours_seen: bool = True,
-    ) -> None:
-        if not isinstance(state, GobletsState):
-            raise MalformedInput("sensed play needs a 4-12 player Goblets game", field="state")
-        self.state = state
-        self.pours_seen = pours_seen
-        self.places = len(state.places)
-        self.names = GobletNames(state, ring_houses)
-        self.rng = rng
-        if layout is None:
-            layout = (
-                self.names.engine_layout(state)
-                if self.names.rings
-                else {p: h for p, h in enumerate(state.opts.houses)}
-            )
-        self.layout: Layout = parse_layout({str(k): v for k, v in layout.items()}, self.places)
-        if not is_complete(self.layout, self.places):
-            raise MalformedInput("must name one Goblet at each place", field="layout")
-        if not self.names.rings:
-            self.names.bind_layout(state, self.layout)
-        self.conflict: Event | None = None
-        self.started_course = 0 if state.phase == "initial_pour" else state.course
-        self._first: dict[str, str] = {}
-        self._extra: list[dict[str, Any]] = []
-        self._queue: list[dict[str, Any]] = []
-        self._moves: list[dict[str, Any]] = []
-        self._misplaced = False
-        self.now: float | None = None
-        """The latest time (seconds, the observations' clock) seen in an event or a tick."""
-        self._pending_pass: tuple[int, float | None] | None = None
-        self.expected = Expected()
-        """Physical effects of recorded Character abilities still to be read."""
-        self.on_rings: Callable[[str, str], None] | None = None
-        """Told the two Goblets (tracker names) whose Coasters an ability exchanged (the session
-        tells its tracker: ``core/sensed/abilities.py``)."""
-
-    def follow(self, state: GobletsState) -> Result:
-        """Go on from ``state``, the journal's after a hand entry (the Host entered or undid an
-        action), keeping what the readers told: the believed layout, an open conflict, a pending
-        pass, the events waiting for a fix. If the engine now has the Goblets elsewhere than the
-        table shows them, the Host is told; the next move read is recorded from the engine's
-        layout, so the table's reality wins again."""
-        if not isinstance(state, GobletsState) or len(state.places) != self.places:
-            raise MalformedInput("follows a state of the same game", field="state")
-        self.state = state
-        result = Result()
-        engine = self.names.engine_layout(state) if self.names.is_bound else None
-        if state.phase == "play" and engine is not None and engine != self.layout:
-            result.notices.append(
-                {
-                    "notice": "layout_differs",
-                    "engine": {str(p): n for p, n in engine.items()},
-                    "table": {str(p): n for p, n in self.layout.items()},
-                }
-            )
-        return result
 
     # ------------------------------------------------------------------ inputs
 
@@ -177,29 +105,6 @@ class SensedTable:
             result.notices.append({"notice": "unknown_event", "event": _public(event)})
             return result
         return self._submit(dict(event))
-
-    def start_course(self) -> Result:
-        """The Host: the Goblets stand at their places, the Course's initial pour may begin.
-
-        Appetizers: "Each player should take the Goblet with the Coaster ring that matches their
-        House and place it in front of them." With Raise Your Memory the Goblets are bound to
-        the engine's places where they stand now.
-        """
-        state = self.state
-        result = Result()
-        if state.phase == "deal_characters":
-            # "Shuffle the Character cards and deal 1 to each player": before the first Course.
-            self._auto_chance(result)
-        if state.phase != "initial_pour":
-            raise AmbiguousObservation(
-                f"the Course has already started (phase {state.phase}): nothing to start"
-            )
-        self.started_course = state.course
-        self._first = {}
-        self._extra = []
-        self.expected.clear()
-        self._check_setup(result)
-        return result.extend(self._drain())
 
     def end_turn(self, seat: int, t: float | None = None) -> Result:
         """``seat`` passes or ends its turn (Pass: "You can pass without performing an action").
@@ -267,29 +172,7 @@ class SensedTable:
                 check_contents(contents, f"counts[{index}]")
         result = Result()
         self._flush_pass(result)
-        goblets = None
-        if counts is not None:
-            goblets = [{k: n for k, n in c.items() if n} for c in counts]
-            if goblets == [state.contents_at(p) for p in range(self.places)]:
-                goblets = None  # the count agrees with the journal: a plain reveal
-        if sensed is not None:
-            theirs = [
-                {k: v for k, v in dict(sensed.get(self.names.name(index), {})).items() if v}
-                for index in state.goblet_at
-            ]
-            for place, contents in enumerate(theirs):
-                mine = state.contents_at(place)
-                if mine != contents:
-                    name = self.names.name(state.goblet_at[place])
-                    result.notices.append(
-                        {
-                            "notice": "contents_mismatch",
-                            "goblet": name,
-                            "engine": mine,
-                            "sensed": contents,
-                        }
-                    )
-                    goblets = goblets if counts is not None else theirs
+        goblets = self._revealed_contents(sensed, counts, result)
         for _ in range(4 * self.places + 2):
             step = state.steps[0]
             if step["kind"] == "reveal":
@@ -303,27 +186,6 @@ class SensedTable:
             self._apply(action, result, raise_errors=True)
         self._after_course(result)
         return result
-
-    def check_reveal(self) -> None:
-        """Raise unless the Goblets may be revealed now (a Toast called, nothing pending)."""
-        if self.conflict is not None:
-            raise AmbiguousObservation("a conflict is open: the Host fixes the layout first")
-        if self._queue:
-            raise AmbiguousObservation("sensed events are waiting for a chance event")
-        state = self.state
-        if state.phase != "play" or state.stage not in ("toast", "before_drinking"):
-            raise AmbiguousObservation("the Goblets were revealed without a Toast")
-
-    def apply_chance(self, action: Action) -> Result:
-        """Apply a chance event the sensors cannot see (deals; a corrected initial pour)."""
-        result = Result()
-        if not isinstance(action, Mapping):
-            raise MalformedInput(f"must be an object, got {action!r}", field="action")
-        self._apply(dict(action), result, raise_errors=True)
-        if action.get("type") == "initial_pour":
-            self._first = {}
-            self._after_initial_pour(result)
-        return result.extend(self._drain())
 
     # ------------------------------------------------------------------ reading
 
@@ -352,61 +214,7 @@ class SensedTable:
             state.apply({"type": "pass", "seat": self._pending_pass[0]}, Mode.RECORDING)
         return actors.turn_seat(state)
 
-    # ------------------------------------------------------------------ machinery
-
-    def _submit(self, item: dict[str, Any]) -> Result:
-        self._queue.append(item)
-        return self._drain()
-
-    def _blocked(self) -> str | None:
-        state = self.state
-        if self.conflict is not None:
-            return "conflict"
-        if state.phase == "initial_pour":
-            if self.started_course != state.course:
-                return "course_not_started"
-            if self._misplaced:
-                return "goblets_misplaced"
-            return None
-        if state.to_move() is CHANCE:
-            return "chance"
-        return None
-
-    def _drain(self) -> Result:
-        result = Result()
-        self._auto_chance(result)
-        while self._queue and self._blocked() is None:
-            item = self._queue.pop(0)
-            self._process(item, result)
-            self._auto_chance(result)
-        return result
-
-    def _auto_chance(self, result: Result) -> None:
-        state = self.state
-        while (
-            self.rng is not None
-            and state.to_move() is CHANCE
-            and state.phase not in ("initial_pour", "shootout")
-        ):
-            self._apply(state.sample_chance(self.rng), result)
-
-    def _apply(self, action: Action, result: Result, raise_errors: bool = False) -> bool:
-        """Apply ``action`` in recording mode; a refusal becomes a notice (or is raised)."""
-        # A Winetaster pair's unspoken step, abilities nobody used: journaled before the act.
-        for silent in [*pairs.implied(self.state, action), *declined(self.state, action)]:
-            self._apply(silent, result)
-        try:
-            events = self.state.apply(action, Mode.RECORDING)
-        except CupbearerError as error:
-            if raise_errors:
-                raise
-            secret = any(key in action for key in SECRET_KEYS)
-            detail = type(error).__name__ if secret else str(error)
-            notice = {"notice": "not_recorded", "action": _public(action), "error": detail}
-            result.notices.append(notice)
-            return False
-        result.applied.append(Applied(dict(action), events))
-        return True
+    # ------------------------------------------------------------------ the turn flow
 
     def _process(self, item: dict[str, Any], result: Result) -> None:
         kind = item["event"]
@@ -445,65 +253,6 @@ class SensedTable:
         if action.get("coasters") and self.names.rings and self.on_rings is not None:
             p, q = action["goblets"]
             self.on_rings(self.names.name(state.goblet_at[p]), self.names.name(state.goblet_at[q]))
-
-    # -- the initial pour and Course setup --------------------------------------------------
-
-    def _check_setup(self, result: Result) -> None:
-        """Before the initial pour the Goblets must stand where the engine sets them."""
-        state = self.state
-        if not self.names.rings and not any(state.goblets):
-            self.names.bind_layout(state, self.layout)
-        misplaced = self.layout != self.names.engine_layout(state)
-        if misplaced and not self._misplaced:
-            result.notices.append(
-                {
-                    "notice": "goblets_misplaced",
-                    "message": "each Goblet goes to the place of its Coaster ring's House",
-                    "expected": {
-                        str(p): n for p, n in sorted(self.names.engine_layout(state).items())
-                    },
-                }
-            )
-        self._misplaced = misplaced
-
-    def _initial(self, item: dict[str, Any], result: Result) -> None:
-        name = item["goblet"]
-        if name in self._first:
-            self._extra.append(item)
-            return
-        self._first[name] = item["token"]
-        if len(self._first) < self.places:
-            return
-        state = self.state
-        layout = self.names.engine_layout(state)
-        tokens = [self._first[layout[p]] for p in range(self.places)]
-        action = {"type": "initial_pour", "tokens": tokens}
-        if not self._apply(action, result):
-            result.notices.append(
-                {
-                    "notice": "initial_pour_unusual",
-                    "message": "the initial pour is 1 Antidote, 2 Poison and Wine for the rest: "
-                    "the Host enters what was poured",
-                }
-            )
-            return
-        self._after_initial_pour(result)
-
-    def _after_initial_pour(self, result: Result) -> None:
-        if self._extra:
-            result.notices.append({"notice": "poured_outside_turn", "pours": len(self._extra)})
-            self._queue[:0] = [{**item, "outside": True} for item in self._extra]
-            self._extra = []
-
-    def _after_course(self, result: Result) -> None:
-        """After the reveal: the next Course waits for the Host to start it."""
-        state = self.state
-        self._first = {}
-        self._extra = []
-        if state.phase == "shootout":
-            result.notices.append(
-                {"notice": "shootout", "message": "the tie-break is played by hand or virtually"}
-            )
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -623,26 +372,3 @@ class SensedTable:
         """Pass; a pass by the seat whose turn just ended on its limit changes nothing."""
         if not actors.is_spent(self.state, seat):
             self._apply({"type": "pass", "seat": seat}, result)
-
-    # -- checks -------------------------------------------------------------------------------
-
-    def _check_seat(self, seat: Any) -> int:
-        players = self.state.opts.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise MalformedInput(
-                f"must be a seat from 0 to {players - 1}, got {seat!r}", field="seat"
-            )
-        return seat
-
-    def _check_place(self, place: Any, name: str) -> int:
-        return check_place(place, self.places, name)
-
-    def _check_name(self, name: Any, field_name: str) -> str:
-        if not isinstance(name, str) or name not in self.layout.values():
-            raise MalformedInput(f"unknown Goblet {name!r}", field=field_name)
-        return name
-
-
-def _public(data: Mapping[str, Any]) -> dict[str, Any]:
-    """``data`` without what would tell a Goblet's contents (see :data:`SECRET_KEYS`)."""
-    return {k: v for k, v in data.items() if k not in SECRET_KEYS}
