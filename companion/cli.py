@@ -1,8 +1,9 @@
 """The ``companion`` command line: discovers the subcommands in :mod:`companion.commands`.
 
 Each subcommand module defines ``register(subparsers)`` and sets ``func`` on its parser; ``func``
-receives the parsed arguments and returns the exit status. Domain errors that reach this edge
-become one line on stderr and exit status 2, never a traceback.
+receives the parsed arguments and returns the exit status (a module whose name starts with ``_``
+is a part of a subcommand, not one). Domain errors that reach this edge become one line on stderr
+and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cupbearer {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(subparsers)
     return parser

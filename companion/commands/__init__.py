@@ -1,5 +1,7 @@
 """Subcommands of ``companion``: each module here defines ``register(subparsers)``.
 
+A module whose name starts with ``_`` is a part of one (``_enroll_sources.py``), not a command.
+
 :mod:`companion.cli` discovers the modules, so adding a command is adding a file.
 """
 
