@@ -59,10 +59,11 @@ COVER_RADIUS = 0.7 * R
 MIN_APART = 1.6 * R
 """Two centres are at least this far apart (touching tokens: 2 R; overlapping by 10%: 1.8 R)."""
 
-BORDER = (layout.REVEAL_RADIUS + 1, layout.REVEAL_RADIUS + 7)
+BORDER = (layout.REVEAL_RADIUS + 3, layout.REVEAL_RADIUS + 9)
 """The band just outside a reveal area: tokens poured in the area stay inside it, so something
 that is not cloth there (a hand and its arm reaching in, a goblet's bowl leaning over) covers
-the area."""
+the area. It starts 3 px out: a token at the area's very edge blurs and casts its contact
+shadow that far (on a coloured cloth that fringe is no cloth, and refused the area)."""
 COVER_BORDER = 80
 """Pixels of not-cloth in the band's outer half (towards the player, after opening) that make
 the area not seen: a hand and its arm reaching in (260 px or more on independent frames), a
@@ -86,7 +87,7 @@ SHADES = (1.15, 1.0, 0.82, 0.66, 0.52, 0.42)
 """The cloth's brightness under the lamp's hot spot, in full light and in ever deeper shadow (a
 goblet's takes at most 0.6 of the light, a token's contact shadow a quarter more): a pixel nearer
 to one of these than to every token colour is cloth."""
-_HALF = round(layout.REVEAL_RADIUS + 8)
+_HALF = round(layout.REVEAL_RADIUS + 10)
 _POISON = _NAMES.index("poison")
 _ANTIDOTE = _NAMES.index("antidote")
 _NOT_TOKEN = 255
