@@ -3,7 +3,8 @@
 Each page then listens to its viewer's SSE stream (static/live.js). Pages: the Table (the public
 tablet: whichever game is at the table, with its join code), Join (a phone claims a seat), the
 Seat (a player's phone, by its seat cookie), the Host (PIN; the Character cards form), History
-(past games and the replay timeline), and the Courtroom and Cena tables by name.
+(past games and the replay timeline), the Courtroom and Cena tables by name, and each game's
+rules reference card (linked from its table and seat pages).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from companion.service.setup import HOST_PLAYS
 from companion.web import auth
 from companion.web.api import join_link
 from companion.web.context import ctx
+from companion.web.errors import HttpError
+from companion.web.rule_cards import CARDS
 from companion.web.viewers import is_viewer, viewer_from
 
 bp = Blueprint("pages", __name__)
@@ -26,6 +29,12 @@ TABLE_TEMPLATES = {"cena": "cena.html", "tribunal": "courtroom.html"}
 """The tablet's page of each game (any other: the Raise Your Goblets table)."""
 SEAT_TEMPLATES = {"cena": "cena_seat.html", "tribunal": "courtroom.html"}
 """A phone's page of each game (any other: the Raise Your Goblets seat)."""
+
+
+def _card_of(game: str | None) -> str | None:
+    """The rules card a game's pages link to (no game yet: Raise Your Goblets, the table's)."""
+    name = game or "goblets"
+    return name if name in CARDS else None
 
 
 def _table_page(game: str | None, page: str):
@@ -40,6 +49,7 @@ def _table_page(game: str | None, page: str):
         join=join_link() if playing == game else {"code": None},
         host=is_viewer(request, "host"),
         seat_mode=False,
+        rules=_card_of(game),
         csrf=auth.session_csrf(),
     )
 
@@ -106,6 +116,7 @@ def seat():
         join={"code": None},
         host=False,
         seat_mode=True,
+        rules=_card_of(message.get("game")),
         csrf=auth.seat_csrf(ctx().secret, who.device),
     )
 
@@ -157,6 +168,28 @@ def replay(game_id: int):
     timeline = ctx().service.timeline(game_id)
     return render_template(
         "replay.html", page="history", timeline=timeline, csrf=auth.session_csrf()
+    )
+
+
+TABLE_PAGES = {"tribunal": "pages.courtroom", "cena": "pages.cena"}
+"""Each game's tablet page by name (any other game: the Table)."""
+
+
+@bp.get("/rules/<game>")
+def rules(game: str):
+    """A game's rules reference card: its turn summary in the rulebook's words (rule_cards.py),
+    and the way back to the player's seat or the game's table."""
+    card = CARDS.get(game)
+    if card is None:
+        raise HttpError(404, f"no rules card for {game!r}: one of {', '.join(CARDS)}")
+    seated = is_viewer(request, "seat")
+    return render_template(
+        "rules.html",
+        page="seat" if seated else "rules",
+        card=card,
+        back=url_for("pages.seat") if seated else url_for(TABLE_PAGES.get(game, "pages.table")),
+        back_label="Back to your seat" if seated else "Back to the table",
+        csrf=auth.session_csrf(),
     )
 
 

@@ -5,9 +5,10 @@ axe-core comes from the npm registry (tests/web/axe/package.json, installed by s
 browser context before the page's own scripts run (an init script is not subject to the pages'
 Content-Security-Policy, which allows no inline script). Every page -- the public table, a seat,
 the Host (its PIN form and its controls), join, the Character cards, the courtroom and Cena tables
-and seats, History, each game's replay and the error page -- is audited at the tablet's 1024x768
-and a phone's 390x844, in the light and the dark colour scheme (a dim room), and must have no
-serious or critical violation. A failure lists each violation's rule, page and nodes.
+and seats, each game's rules card, History, each game's replay and the error page -- is audited
+at the tablet's 1024x768 and a phone's 390x844, in the light and the dark colour scheme (a dim
+room), and must have no serious or critical violation. A failure lists each violation's rule,
+page and nodes.
 
 One dashboard server for the module; each game is played through the service with seeded random
 legal moves so that the seats' pages show actions and the replays show whole games.
@@ -182,6 +183,7 @@ def test_raise_your_goblets_pages(auditor, table):
     service.new_game("goblets", {"players": 4})
     play(service, random.Random(1), 3)
     auditor.visit("/", "Goblets table")
+    auditor.visit("/rules/goblets", "Goblets rules card")
     auditor.visit("/join", "join form")
     auditor.visit("/join/NOPE-NOPE", "join with a wrong code")
     seat_pages(auditor, service, "Goblets", "body[data-seq] #you-title")
@@ -202,6 +204,7 @@ def test_the_courtroom_pages(auditor, table):
     service.new_game("tribunal", {})
     play(service, random.Random(2), 2)
     auditor.visit("/courtroom", "courtroom table")
+    auditor.visit("/rules/tribunal", "courtroom rules card")
     seat_pages(auditor, service, "courtroom", "body[data-seq]")
     auditor.check()
 
@@ -212,6 +215,7 @@ def test_the_cena_pages(auditor, table):
     service.new_game("cena", {"players": 3})
     play(service, random.Random(3), 4)
     auditor.visit("/cena", "Cena table")
+    auditor.visit("/rules/cena", "Cena rules card")
     seat_pages(auditor, service, "Cena", "body[data-seq]")
     auditor.check()
 
