@@ -21,8 +21,7 @@ def history(store: JournalStore) -> list[dict[str, Any]]:
     """Every game at this table, newest first: records and the players' names (no journal)."""
     games = []
     for record in store.games():
-        names = {seat: row.name for seat, row in store.seats(record.id).items() if row.name}
-        games.append({**record.to_json(), "names": names})
+        games.append({**record.to_json(), "names": _names(store, record.id)})
     return games
 
 
@@ -67,5 +66,11 @@ def timeline(store: JournalStore, games: Mapping[str, Game], game_id: int) -> di
         "game_id": game_id,
         "game": record.game,
         "finished": record.is_finished,
+        "names": _names(store, game_id),
         "frames": frames[: through + 1],
     }
+
+
+def _names(store: JournalStore, game_id: int) -> dict[int, str]:
+    """The players' names by seat, as they joined (public: the History page lists them)."""
+    return {seat: row.name for seat, row in store.seats(game_id).items() if row.name}

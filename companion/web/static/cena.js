@@ -6,6 +6,8 @@
 const Cena = (() => {
   const SUITS = ["mead", "wine", "cider", "beer"];
   const SHORT = {mead: "Me", wine: "Wi", cider: "Ci", beer: "Be"};
+  /* "1 trick", "2 tricks": a count with its noun, singular for one. */
+  const plural = (n, one, many) => `${n} ${Number(n) === 1 ? one : many || one + "s"}`;
   const houseName = (h) => (h === null || h === undefined ? "?" : CB.label(h));
   const playerName = (h) => (CB.players[Number(h)] || {}).name || "House " + (Number(h) + 1);
   const allianceName = (a, n) => `${playerName(a)} & ${playerName((a + 1) % n)}`;
@@ -100,7 +102,7 @@ const Cena = (() => {
       const g = CB.svg("g", {class: "alliance", "data-alliance": a});
       g.append(CB.svg("rect", {class: "ally" + (won ? " won" : ""), x: x - 46, y: y - 40, width: 92, height: 80, rx: 8}));
       if (combined) g.append(svgCard(combined, x, y - 8, {class: last ? "faded" : ""}));
-      g.append(CB.svg("text", {class: "house-sub", x, y: y + 33, "text-anchor": "middle", text: `${ally.tricks || 0} tricks`}));
+      g.append(CB.svg("text", {class: "house-sub", x, y: y + 33, "text-anchor": "middle", text: plural(ally.tricks || 0, "trick")}));
       svg.append(g);
     }
     let centre = ["", ""];  // two short lines: the middle of the table is narrow
@@ -137,7 +139,7 @@ const Cena = (() => {
     const revealed = view.poisons_revealed || [];
     // Between rounds and once over, the last poison revealed stays shown (it scored the round).
     const p = view.poison || (view.phase === "reveal" ? null : revealed[revealed.length - 1]);
-    if (!p) return [CB.el("p", {class: "muted"}, view.poison_pile ? `${view.poison_pile} Poison cards face down: the Host House reveals the top one.` : "No poison yet.")];
+    if (!p) return [CB.el("p", {class: "muted"}, view.poison_pile ? `${plural(view.poison_pile, "Poison card")} face down: the Host House reveals the top one.` : "No poison yet.")];
     const earlier = revealed.filter((r) => r.number !== p.number).map((r) => `${r.number}. ${r.name}`);
     return [CB.el("div", {class: "poison-card", "data-poison": p.number},
       CB.el("div", {class: "name"}, `${p.number}. ${p.name}`), CB.el("div", {class: "text"}, p.text)),
@@ -155,7 +157,7 @@ const Cena = (() => {
   function alliances(view) {
     const n = view.players || 0;
     return [CB.el("ul", {class: "allies"}, (view.alliances || []).map((a) => CB.el("li", {"data-alliance": a.alliance},
-      CB.el("strong", {}, allianceName(a.alliance, n)), `: ${a.tricks} tricks, ${a.cards} cards`)))];
+      CB.el("strong", {}, allianceName(a.alliance, n)), `: ${plural(a.tricks, "trick")}, ${plural(a.cards, "card")}`)))];
   }
 
   /* The score pad: one row per round (cards won, minus the poison's penalty), then the totals. */
@@ -168,7 +170,7 @@ const Cena = (() => {
       Array.from({length: n}, (_, h) => CB.el("th", {class: winners.has(h) ? "win" : ""}, houseName(h))));
     const rows = (view.scores || []).map((s) => CB.el("tr", {"data-round": s.round},
       CB.el("td", {}, `${s.round} (poison ${s.poison})`),
-      s.houses.map((h) => CB.el("td", {class: h.points < 0 ? "neg" : "", title: `${h.cards} cards − ${h.penalty} penalty`},
+      s.houses.map((h) => CB.el("td", {class: h.points < 0 ? "neg" : "", title: `${plural(h.cards, "card")} − ${h.penalty} penalty`},
         `${h.points}`, CB.el("div", {class: "small muted"}, `${h.cards} − ${h.penalty}`)))));
     const totals = CB.el("tr", {class: "totals"}, CB.el("th", {}, "Total"),
       (view.totals || []).map((t, h) => CB.el("th", {class: (winners.has(h) ? "win " : "") + (t < 0 ? "neg" : "")}, String(t))));
@@ -199,7 +201,7 @@ const Cena = (() => {
   function eventText(e, n) {
     switch (e.event) {
       case "poison_revealed": return `Round ${e.round}: poison ${e.number}, ${e.name} — ${e.text}`;
-      case "dealt": return `Round ${e.round}: ${e.hand_size} cards dealt to each House`;
+      case "dealt": return `Round ${e.round}: ${plural(e.hand_size, "card")} dealt to each House`;
       case "welcome_chosen": return `${houseName(e.house)} chose its Welcome cards`;
       case "welcome_revealed": return "Welcome cards placed face up";
       case "played": return `${houseName(e.house)} played ${cardName(e.card)} in front of ${houseName(e.before)}`;
@@ -219,5 +221,5 @@ const Cena = (() => {
     node.replaceChildren(...events.map((e) => CB.el("li", {}, eventText(e, n))));
   }
 
-  return {SUITS, houseName, allianceName, parse, card, svgCard, draw, trickList, poison, welcome, alliances, scorePad, turn, feed};
+  return {SUITS, houseName, allianceName, parse, card, svgCard, draw, trickList, poison, welcome, alliances, scorePad, turn, feed, eventText, plural, cardName};
 })();

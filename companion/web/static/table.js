@@ -120,6 +120,7 @@
     toast(message);
     pourOut(message);
     scores(message);
+    Summary.tablet(message);  // the game's end: every Course's VP (summary.js)
     readers(message);
     document.body.dataset.game = message.game_id;
     document.body.dataset.seq = message.seq;
