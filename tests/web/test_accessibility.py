@@ -37,6 +37,10 @@ SERIOUS = ("serious", "critical")
 NAMES = ["Anna", "Ben", "Chloe", "Dan"]
 
 AUDIT = """async () => {
+  // a fading-in element is measured once drawn: finite animations end first
+  const finite = document.getAnimations().filter(
+    (a) => Number.isFinite(a.effect && a.effect.getComputedTiming().endTime));
+  await Promise.all(finite.map((a) => a.finished.catch(() => null)));
   const result = await axe.run(document, {resultTypes: ['violations']});
   return result.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
@@ -46,7 +50,8 @@ AUDIT = """async () => {
     })),
   }));
 }"""
-"""Every axe violation on the page with its nodes (the impacts are filtered in Python)."""
+"""Every axe violation on the page with its nodes (the impacts are filtered in Python), once the
+page's finite animations have ended."""
 
 
 def described(violation: dict, shown: int = 4) -> str:
@@ -195,6 +200,51 @@ def test_raise_your_goblets_pages(auditor, table):
         page.goto(f"{base}/host/characters")
         auditor.audit(page, size, "Characters")
         page.close()
+    auditor.check()
+
+
+PREFERENCE = ("reveal", "toast", "pour", "pass")
+"""The Toast soon: pour Wine while it lasts, then Toast; every seat reveals when asked."""
+
+
+def play_to_the_toast(service) -> None:
+    """Play until the first Toast is scored (the Wine poured, then the Toast called)."""
+    for _ in range(200):
+        if service.table.state.results:
+            return
+        seat = service.message(PUBLIC)["to_move"]
+        legal = service.message(Viewer.seat(seat))["legal"]
+        wine = [a for a in legal if a["type"] == "pour" and a["token"] == "wine"]
+        action = next(
+            a
+            for kind in PREFERENCE
+            for a in (wine if kind == "pour" else legal)
+            if a["type"] == kind
+        )
+        service.act(action, by=Viewer.seat(seat))
+    raise AssertionError("no Toast within 200 actions")
+
+
+def test_the_toast_reveal_on_the_tablet_and_the_phone(auditor, table):
+    """The Toast's moment: the tablet's full-screen reveal and the phone's own outcome."""
+    base, service = table
+    service.new_game("goblets", {"players": 4})
+    code = service.table.record.join_code
+    pages = dict(auditor.pages())
+    phone, tablet = pages["phone"], pages["tablet"]
+    phone.goto(f"{base}/join/{code}")
+    phone.fill("#name", "Anna")
+    phone.click('.seat-choice[data-seat="0"]')
+    phone.wait_for_url("**/seat")
+    tablet.goto(f"{base}/")
+    tablet.wait_for_selector("body[data-seq]")
+    play_to_the_toast(service)
+    tablet.wait_for_selector(
+        "body[data-reveal=done] #reveal-moment .vp-list, body[data-reveal=done] #reveal-moment .vp"
+    )
+    phone.wait_for_selector("#outcome:not([hidden])")
+    auditor.audit(tablet, "tablet", "the Toast's reveal")
+    auditor.audit(phone, "phone", "a seat's outcome at the reveal")
     auditor.check()
 
 
