@@ -237,3 +237,78 @@ def test_the_host_page_offers_a_random_first_host_for_cena(browser, served):
         assert errors == []
     finally:
         context.close()
+
+
+OVERLAPS = """() => {
+  const texts = [...document.querySelectorAll("#cena-table svg text")]
+    .filter((t) => t.textContent.trim() && t.getClientRects().length);
+  const boxes = texts.map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, r] = boxes[i], [b, s] = boxes[j];
+      const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+      const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+      if (w > 1 && h > 1) out.push(`${a} / ${b}`);
+    }
+  }
+  for (const house of document.querySelectorAll("#cena-table .house")) {
+    const tile = house.querySelector(".house-tile").getBoundingClientRect();
+    for (const t of house.querySelectorAll(".house-name, .house-sub")) {
+      const r = t.getBoundingClientRect();
+      if (r.left < tile.left - 1 || r.right > tile.right + 1) out.push(`${t.textContent}: outside`);
+    }
+  }
+  return out;
+}"""
+"""Every pair of the drawing's labels that overlap on the screen, and every House's words that
+spill out of its tile ("Me10": a card's suit run into its value)."""
+
+
+def test_the_phone_shows_the_trick_above_the_hand_and_no_label_overlaps(browser, served):
+    """A House's phone (390x844): the trick first, then the hand; the drawing's labels apart at
+    the phone's size; "1 trick" for one trick."""
+    base, service = served
+    OUT.mkdir(exist_ok=True)
+    context = browser.new_context(**PHONE)
+    errors: list[str] = []
+    try:
+        phone = context.new_page()
+        phone.on("pageerror", lambda error: errors.append(str(error)))
+        phone.goto(f"{base}/join/{service.table.record.join_code}")
+        phone.fill("#name", "Maximiliana")
+        phone.tap(f'.seat-choice[data-seat="{PHONE_SEAT}"]')
+        phone.wait_for_selector("#hand button.card")
+        # Every House plays its first legal actions from its link until one trick is won and a
+        # card of the next lies on the table.
+        while not service.table.state.view(Viewer("public")).get("last_trick") or not any(
+            (service.table.state.view(Viewer("public"))["trick"] or {}).get("table") or []
+        ):
+            state = service.table.state
+            service.act(state.legal_actions()[0], by=Viewer.seat(state.to_move()))
+        phone.wait_for_function("s => Number(document.body.dataset.seq) >= s", arg=seq_of(service))
+        trick = phone.locator("#trick").bounding_box()
+        hand = phone.locator("#hand").bounding_box()
+        assert trick["y"] < hand["y"]  # the trick above the hand
+        assert phone.evaluate(OVERLAPS) == []
+        drawn = phone.locator("#cena-table svg").text_content()
+        assert "1 trick" in drawn and "1 tricks" not in drawn
+        assert "1 tricks" not in phone.inner_text("main")
+        assert phone.evaluate("document.scrollingElement.scrollWidth") <= 390
+        phone.screenshot(path=str(OUT / "cena-seat-trick-390x844.png"), full_page=True)
+        tablet = context.browser.new_context(**TABLET).new_page()
+        try:
+            tablet.goto(f"{base}/cena")
+            tablet.wait_for_selector("#cena-table svg .house")
+            assert tablet.evaluate(OVERLAPS) == []
+            assert "1 tricks" not in tablet.inner_text("main")
+        finally:
+            tablet.context.close()
+        assert errors == []
+    finally:
+        context.close()
+
+
+def seq_of(service) -> int:
+    """The journal's latest step as the public stream numbers it."""
+    return service.message(Viewer("public"))["seq"]

@@ -58,22 +58,29 @@ const Cena = (() => {
     const played = trick && trick.table.some((p) => p);
     const last = !played && view.last_trick;
     // Houses and the card in front of each.
+    const tiles = [];
     for (let h = 0; h < n; h++) {
       const [x, y] = polar(c, c, 268, angle(h));
       const mover = message.to_move === h && !message.over;
       const g = CB.svg("g", {class: "house", "data-house": h});
-      g.append(CB.svg("rect", {class: "house-tile" + (mover ? " to-move" : ""), x: x - 68, y: y - 32, width: 136, height: 64, rx: 10}));
-      g.append(CB.svg("text", {class: "house-name", x, y: y - 5, "text-anchor": "middle", text: playerName(h)}));
       const info = (view.houses || [])[h] || {};
       const sub = [(CB.players[h] || {}).name ? `House ${h + 1}` : null, `${info.hand_size || 0} in hand`].filter((x) => x);
-      if (view.host === h) sub.push("Host");
-      g.append(CB.svg("text", {class: "house-sub", x, y: y + 17, "text-anchor": "middle", text: sub.join(" · ")}));
+      // Who is to move, the Host House and the invitation tile: in words, never by colour alone.
+      const tags = [mover ? "▶ to play" : null, view.host === h ? "Host" : null].filter((x) => x);
+      const lines = [["house-name", playerName(h)], ["house-sub", sub.join(" · ")]];
+      if (tags.length) lines.push(["house-tag", tags.join(" · ")]);
+      const tile = CB.svg("rect", {class: "house-tile" + (mover ? " to-move" : ""), x: x - 68, y: y - 32, width: 136, height: 64, rx: 10});
+      g.append(tile);
+      const texts = lines.map(([cls, text]) => CB.svg("text", {class: cls, x, "text-anchor": "middle", text}));
+      g.append(...texts);
+      let invite = null;
       if (view.invitation === h) {
-        const [tx, ty] = polar(c, c, 270, angle(h) + 0.36);
-        g.append(CB.svg("g", {class: "invitation", "data-invitation": h},
-          CB.svg("rect", {class: "tile", x: tx - 26, y: ty - 12, width: 52, height: 24, rx: 5}),
-          CB.svg("text", {class: "tile-label", x: tx, y: ty + 4, "text-anchor": "middle", text: "invite"})));
+        invite = CB.svg("g", {class: "invitation", "data-invitation": h},
+          CB.svg("rect", {class: "tile", width: 80, height: 26, rx: 5}),
+          CB.svg("text", {class: "tile-label", x: 40, y: 18, "text-anchor": "middle", text: "invitation"}));
+        g.append(invite);
       }
+      tiles.push({x, y, tile, texts, invite});
       svg.append(g);
       const [px, py] = polar(c, c, 150, angle(h));
       let spot = null, faded = false;
@@ -114,6 +121,29 @@ const Cena = (() => {
     centre.forEach((line, i) => svg.append(CB.svg("text", {class: "lead", x: c, y: c - 6 + 24 * i,
       "text-anchor": "middle", text: line})));
     container.replaceChildren(svg);
+    tiles.forEach(fitTile);
+  }
+
+  /* Size a House's tile to its words, inside the drawing (a name is never cut off nor run into
+     its neighbour's), the invitation tile hung below it. Measured once drawn: an SVG text's
+     length is known only on the page. */
+  function fitTile({x, y, tile, texts, invite}) {
+    const SIZE = 680;
+    const sizes = texts.map((t) => parseFloat(getComputedStyle(t).fontSize) || 16);
+    const widths = texts.map((t) => { try { return t.getComputedTextLength(); } catch (e) { return 120; } });
+    const width = Math.max(120, ...widths) + 20;
+    const height = sizes.reduce((a, b) => a + b * 1.2, 0) + 12;
+    const left = Math.min(Math.max(x - width / 2, 4), SIZE - width - 4);
+    let top = Math.min(Math.max(y - height / 2, 4), SIZE - height - 4 - (invite ? 30 : 0));
+    tile.setAttribute("x", left); tile.setAttribute("y", top);
+    tile.setAttribute("width", width); tile.setAttribute("height", height);
+    let baseline = top + 6;
+    texts.forEach((t, i) => {
+      baseline += sizes[i] * 1.2;
+      t.setAttribute("x", left + width / 2); t.setAttribute("y", baseline - sizes[i] * 0.22);
+    });
+    top += height;
+    if (invite) invite.setAttribute("transform", `translate(${left + width / 2 - 40} ${top + 2})`);
   }
 
   /* The trick as a list (legible on a phone): the card in front of each House, who played it. */
