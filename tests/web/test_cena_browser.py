@@ -189,6 +189,18 @@ def test_the_host_starts_cena_and_the_tablet_shows_the_score_pad(browser, served
         assert [int(t) for t in totals] == outcome["totals"]
         assert page.evaluate("window.__loaded") is True
         assert page.evaluate("document.body.dataset.over") == "yes"
+        # The feast's end on top of the tablet: the winners, each round's points, the totals.
+        assert page.is_visible("#summary")
+        said = page.inner_text("#summary .summary-winner")
+        assert all(name in said for name in names)
+        summed = page.locator("#summary .pad tr.totals th").all_inner_texts()[1:]
+        assert [int(t) for t in summed] == outcome["totals"]
+        assert page.locator("#summary tr[data-round]").count() == 1
+        assert "1 round played" in page.inner_text("#summary")
+        heads = page.locator("#summary .pad thead th").all_inner_texts()[1:]
+        assert [h.startswith("★ ") for h in heads] == [
+            h in outcome["winners"] for h in range(4)
+        ]  # the winners by a star, not by the cell's colour alone
         page.screenshot(path=str(OUT / "cena-table-over-1024x768.png"), full_page=True)
         assert errors == []
     finally:
@@ -265,6 +277,22 @@ OVERLAPS = """() => {
 spill out of its tile ("Me10": a card's suit run into its value)."""
 
 
+TENS = """() => {
+  const svg = document.querySelector("#cena-table svg");
+  const out = [];
+  for (const suit of Cena.SUITS) {
+    const card = Cena.svgCard(`${suit}-10`, 340, 340);
+    svg.append(card);
+    const [s, v] = [...card.querySelectorAll("text")].map((t) => t.getBoundingClientRect());
+    if (s.right > v.left - 2) out.push(`${suit}: its suit runs into its 10 (${s.right} ${v.left})`);
+    card.remove();
+  }
+  return out;
+}"""
+"""Each suit's 10 drawn as the table draws a card, at the drawing's size on this screen: a
+clear gap (2 px) between the suit's letters and the value."""
+
+
 def test_the_phone_shows_the_trick_above_the_hand_and_no_label_overlaps(browser, served):
     """A House's phone (390x844): the trick first, then the hand; the drawing's labels apart at
     the phone's size; "1 trick" for one trick."""
@@ -291,6 +319,7 @@ def test_the_phone_shows_the_trick_above_the_hand_and_no_label_overlaps(browser,
         hand = phone.locator("#hand").bounding_box()
         assert trick["y"] < hand["y"]  # the trick above the hand
         assert phone.evaluate(OVERLAPS) == []
+        assert phone.evaluate(TENS) == []
         drawn = phone.locator("#cena-table svg").text_content()
         assert "1 trick" in drawn and "1 tricks" not in drawn
         assert "1 tricks" not in phone.inner_text("main")

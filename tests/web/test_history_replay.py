@@ -145,6 +145,13 @@ def test_a_goblets_replay_plays_marks_each_change_and_jumps_to_each_toast(browse
             for e in f["events"]
             if e["event"] == "revealed"
         ]
+        # Played through a Course, the replay pauses at its Toast, on the verdicts.
+        go_to(page, toasts[0][0] - 2)
+        page.click("#play")
+        page.wait_for_selector("body[data-playing=no]", timeout=10_000)
+        assert page.evaluate("document.body.dataset.step") == str(toasts[0][0])
+        assert page.is_visible("#outcome .reveal-row")
+
         moments = page.locator("#moments .moment")
         assert moments.count() == len(toasts) + 1  # and the last step
         for (i, course), button in zip(toasts, moments.all(), strict=False):

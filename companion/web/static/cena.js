@@ -31,10 +31,11 @@ const Cena = (() => {
   /* A Toast card in the SVG, centred on (x, y). */
   function svgCard(name, x, y, attrs) {
     const c = parse(name);
-    return CB.svg("g", Object.assign({transform: `translate(${x - 36} ${y - 26})`}, attrs || {}),
-      CB.svg("rect", {class: `scard suit-${c.suit}`, width: 72, height: 52, rx: 7}),
+    // 80 wide: a suit's two letters and a 10 side by side with room between ("Me10" ran together).
+    return CB.svg("g", Object.assign({transform: `translate(${x - 40} ${y - 26})`}, attrs || {}),
+      CB.svg("rect", {class: `scard suit-${c.suit}`, width: 80, height: 52, rx: 7}),
       CB.svg("text", {class: "scard-suit", x: 7, y: 32, text: SHORT[c.suit] || c.suit}),
-      CB.svg("text", {class: "scard-value", x: 66, y: 35, "text-anchor": "end", text: String(c.value)}));
+      CB.svg("text", {class: "scard-value", x: 74, y: 35, "text-anchor": "end", text: String(c.value)}));
   }
 
   function polar(cx, cy, r, angle) {
@@ -94,7 +95,7 @@ const Cena = (() => {
             text: "by " + playerName(spot.played_by), "data-played-by": spot.played_by}));
         }
       } else {
-        svg.append(CB.svg("rect", {x: px - 36, y: py - 26, width: 72, height: 52, rx: 7, fill: "none",
+        svg.append(CB.svg("rect", {x: px - 40, y: py - 26, width: 80, height: 52, rx: 7, fill: "none",
           stroke: "#8fb59a", "stroke-dasharray": "4 4", "data-house-card": h}));
       }
     }
@@ -197,7 +198,7 @@ const Cena = (() => {
     const result = view.result || (message && message.outcome) || null;
     const winners = new Set(result && result.winners ? result.winners : []);
     const head = CB.el("tr", {}, CB.el("th", {}, "Round"),
-      Array.from({length: n}, (_, h) => CB.el("th", {class: winners.has(h) ? "win" : ""}, houseName(h))));
+      Array.from({length: n}, (_, h) => CB.el("th", {class: winners.has(h) ? "win" : ""}, (winners.has(h) ? "★ " : "") + houseName(h))));
     const rows = (view.scores || []).map((s) => CB.el("tr", {"data-round": s.round},
       CB.el("td", {}, `${s.round} (poison ${s.poison})`),
       s.houses.map((h) => CB.el("td", {class: h.points < 0 ? "neg" : "", title: `${plural(h.cards, "card")} − ${h.penalty} penalty`},

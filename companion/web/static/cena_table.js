@@ -19,10 +19,25 @@
     CB.fill("alliances", Cena.alliances(view));
     CB.fill("pad", Cena.scorePad(view, message));
     if (message.game === "cena") Cena.feed(document.getElementById("feed"), message);
+    summary(message, view);
     document.body.dataset.game = message.game_id;
     document.body.dataset.seq = message.seq;
     document.body.dataset.phase = view.phase || "";
     document.body.dataset.over = message.over ? "yes" : "no";
+  }
+
+  /* The feast's end on top of the page: who won, and every round's points (the score pad). */
+  function summary(message, view) {
+    const node = document.getElementById("summary");
+    const result = view.result || message.outcome;
+    node.hidden = !(message.game === "cena" && message.over && result && result.winners);
+    if (node.hidden) return;
+    const names = result.winners.map(Cena.houseName);
+    node.replaceChildren(CB.el("h1", {}, `Game ${message.game_id}: the feast is over`),
+      CB.el("h2", {class: "summary-winner"}, names.length > 1 ? `${names.join(" and ")} share the victory!` : `${names[0]} wins the feast!`),
+      CB.el("p", {}, `${Cena.plural((view.scores || []).length, "round")} played: each round's points (cards won − the poison's penalty), then the total.`),
+      Cena.scorePad(view, message)[0],
+      CB.el("p", {}, CB.el("a", {class: "button", href: `/history/${message.game_id}`}, "Replay this game")));
   }
 
   const initial = CB.data("initial");

@@ -75,9 +75,11 @@
     playButton.textContent = "❚❚ Pause";
     playButton.setAttribute("aria-pressed", "true");
     document.body.dataset.playing = "yes";
+    // Played through to the next moment (a Course to its Toast): it pauses there, on the
+    // verdicts; Play again goes on.
     timer = setInterval(() => {
       show(index + 1);
-      if (index >= frames.length - 1) pause();
+      if (index >= frames.length - 1 || game.moment(frames[index], frames[index - 1], index)) pause();
     }, STEP_MS);
   }
 
