@@ -13,6 +13,10 @@ victory."
 
 The 4-6 player engine dispatches here: :func:`new_russian_state` builds the initial state.
 
+This module is the state machine (the actions and their flow); the table's fields and a Course's
+setup and end are :mod:`russian_model`, what each viewer sees :mod:`russian_views`, the options,
+the rulebook sentences and the field checks :mod:`russian_rules`. Callers import from here.
+
 Options (all optional; unknown keys are MalformedInput naming the key):
 
 * ``variant``: ``"russian_goblette"`` (the only value accepted here).
@@ -48,27 +52,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from itertools import permutations
 from typing import Any
 
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, _Chance
 from companion.core.games.goblets import russian_rules as rules
-from companion.core.games.goblets import views
-from companion.core.games.goblets.houses import HOUSE_IDS, HOUSES
-from companion.core.games.goblets.russian_rules import RussianOptions, parse_options
+from companion.core.games.goblets import russian_views, views
+from companion.core.games.goblets.russian_model import (
+    GOBLETS,
+    INITIAL_POUR,
+    KINDS,
+    PLAYER_ACTIONS,
+    RussianModel,
+    add,
+    empty,
+    nonzero,
+)
+from companion.core.games.goblets.russian_rules import parse_options
 from companion.core.games.goblets.scoring import reveal
-from companion.core.games.goblets.tokens import COURSE_SUPPLY, POOL, Token
-
-GOBLETS = 6
-"""Russian Goblette always plays with "all 6 Goblets in a row"."""
-
-INITIAL_POUR = {Token.ANTIDOTE: 1, Token.POISON: 2, Token.WINE: GOBLETS - 3}
-""""Take 1 Antidote and 2 Poison tokens, plus enough Wine tokens so that the total number of
-tokens is equal to the number of Goblets"."""
-
-KINDS = [token.value for token in Token]
-PLAYER_ACTIONS = ("pour", "peek", "swap", "rotate", "toast", "pass", "drink")
+from companion.core.games.goblets.tokens import Token
 
 
 def new_russian_state(options: Mapping[str, Any]) -> RussianState:
@@ -76,110 +78,13 @@ def new_russian_state(options: Mapping[str, Any]) -> RussianState:
     return RussianState(parse_options(options))
 
 
-def _empty() -> dict[str, int]:
-    return dict.fromkeys(KINDS, 0)
-
-
-def _add(into: dict[str, int], tokens: Mapping[str, int]) -> None:
-    for kind, count in tokens.items():
-        into[kind] += count
-
-
-def _nonzero(tokens: Mapping[str, int]) -> dict[str, int]:
-    return {kind: count for kind, count in tokens.items() if count}
-
-
-class RussianState(GameState):
-    """A Russian Goblette game in progress (see the module docstring for actions and options)."""
+class RussianState(RussianModel, GameState):
+    """A Russian Goblette game in progress: the model's table and the actions that change it (see
+    the module docstring for actions and options)."""
 
     SECRET_FIELDS = views.SECRET_FIELDS
 
-    def __init__(self, options: RussianOptions) -> None:
-        self.options = options
-        self.vp = [0] * options.players
-        self.course = 0
-        self.host = options.host
-        self.results: list[dict[str, Any]] = []
-        self.winners: list[int] = []
-        self.pool = {kind: POOL.get(Token(kind), 0) for kind in KINDS}
-        self._start_course()
-
-    # -- Course bookkeeping ---------------------------------------------------------------------
-
-    def _start_course(self) -> None:
-        """Appetizers: screens filled from the pool, the row emptied, the initial pour due."""
-        n = self.options.players
-        self.course += 1
-        self.phase = "initial_pour"
-        self.current: int | None = None
-        self.toast_caller: int | None = None
-        self.final_order: list[int] = []
-        self.screens = [_empty() for _ in range(n)]
-        for screen in self.screens:
-            # "Each player takes 3 Wine, 2 Poison, and 2 Antidote tokens from the pool"
-            for token, count in COURSE_SUPPLY.items():
-                screen[token.value] += count
-                self.pool[token.value] -= count
-        self.goblets = [_empty() for _ in range(GOBLETS)]
-        self.drunk: dict[int, dict[str, Any]] = {}
-        self.kept = [_empty() for _ in range(n)]
-        self.eliminated: list[int] = []
-        self.peeks: list[list[dict[str, Any]]] = [[] for _ in range(n)]
-        self.log: list[dict[str, Any]] = []
-
-    def _end_course(self) -> list[Event]:
-        """Course winners get 1 VP; tokens go back to the pool; the game ends or goes on."""
-        survivors = [s for s in range(self.options.players) if s not in self.eliminated]
-        # "In case of 2 or more surviving players, the surviving player with the most Wine tokens
-        # in front of them is the winner of the Course. If there's a tie, all tied players win."
-        most = max(self.kept[s][Token.WINE.value] for s in survivors)
-        course_winners = [s for s in survivors if self.kept[s][Token.WINE.value] == most]
-        for seat in course_winners:
-            self.vp[seat] += 1  # "Every time you win a Course, you gain 1 VP."
-        result = {
-            "course": self.course,
-            "toast_caller": self.toast_caller,
-            "survivors": survivors,
-            "wine": [self.kept[s][Token.WINE.value] for s in range(self.options.players)],
-            "winners": course_winners,
-        }
-        self.results.append(result)
-        events: list[Event] = [{"event": "course_over", **result, "vp": list(self.vp)}]
-        # "All players must discard any tokens they still have behind their screens."
-        for holder in [*self.screens, *self.goblets, *self.kept]:
-            _add(self.pool, holder)
-        self.host = self.toast_caller if self.toast_caller is not None else self.host
-        # "The first player to obtain 3 VPs is the winner. If there's a tie, all tied players share
-        # the victory." Every Course has at least one winner, so the game lasts at most
-        # players * (vp_to_win - 1) + 1 Courses.
-        reached = [s for s in range(self.options.players) if self.vp[s] >= self.options.vp_to_win]
-        if reached:
-            self.winners = reached
-            self.phase = "over"
-            self.current = None
-            self.screens = [_empty() for _ in self.screens]
-            self.goblets = [_empty() for _ in self.goblets]
-            self.kept = [_empty() for _ in self.kept]
-            events.append({"event": "game_over", "winners": list(reached), "vp": list(self.vp)})
-        else:
-            self._start_course()
-            events.append({"event": "course_started", "course": self.course, "host": self.host})
-        return events
-
     # -- the game interface ---------------------------------------------------------------------
-
-    @property
-    def num_seats(self) -> int:
-        """2 or 3."""
-        return self.options.players
-
-    def seat_name(self, seat: int) -> str:
-        """The House of ``seat``: "Each player receives a screen, which represents their House"
-        (the Houses in the rulebook's order, one per player)."""
-        return HOUSES[HOUSE_IDS[seat]]
-
-    def _left_of(self, seat: int) -> int:
-        return (seat + 1) % self.options.players
 
     def to_move(self) -> int | _Chance | None:
         """CHANCE for a Course's initial pour, the seat to act, or None once over."""
@@ -244,7 +149,7 @@ class RussianState(GameState):
         seat = rules.check_seat(action, self.options.players)
         parsed = rules.check_fields(action, GOBLETS)
         warnings: list[Event] = []
-        warn = _Warner(mode, warnings)
+        warn = rules.Warner(mode, warnings)
         if self.phase in ("initial_pour", "over"):
             rule = rules.RULE_INITIAL_POUR if self.phase == "initial_pour" else rules.RULE_END
             warn.impossible(f"no player acts now ({self.phase})", rule)
@@ -259,13 +164,13 @@ class RussianState(GameState):
     def _apply_initial_pour(self, action: Action, mode: Mode) -> list[Event]:
         tokens = rules.check_initial_pour(action, GOBLETS)
         warnings: list[Event] = []
-        warn = _Warner(mode, warnings)
+        warn = rules.Warner(mode, warnings)
         if self.phase != "initial_pour":
             warn.impossible("the goblets were already poured this Course", rules.RULE_INITIAL_POUR)
-        need = _empty()
+        need = empty()
         for token in tokens:
             need[token] += 1
-        if need != {**_empty(), **{t.value: c for t, c in INITIAL_POUR.items()}}:
+        if need != {**empty(), **{t.value: c for t, c in INITIAL_POUR.items()}}:
             warn.rule_break(
                 "the initial pour is not 1 Antidote, 2 Poison, 3 Wine", rules.RULE_INITIAL_POUR
             )
@@ -284,7 +189,7 @@ class RussianState(GameState):
     # -- turns and the Toast phase's final actions ----------------------------------------------
 
     def _turn_action(
-        self, kind: str, seat: int, parsed: dict[str, Any], warn: _Warner
+        self, kind: str, seat: int, parsed: dict[str, Any], warn: rules.Warner
     ) -> list[Event]:
         if self.phase == "drinking":
             warn.impossible("after the Toast the players only drink", rules.RULE_DRINK)
@@ -325,7 +230,7 @@ class RussianState(GameState):
         elif kind == "peek":
             position = parsed["goblet"]
             self.peeks[seat].append(
-                {"goblet": position, "contents": _nonzero(self.goblets[position])}
+                {"goblet": position, "contents": nonzero(self.goblets[position])}
             )
             event["goblet"] = position
         elif kind == "swap":
@@ -372,13 +277,7 @@ class RussianState(GameState):
         self.current = self._left_of(self.toast_caller)
         return [{"event": "drinking", "first": self.current}]
 
-    def _next_drinker(self, after: int) -> int:
-        seat = self._left_of(after)
-        while seat in self.eliminated:
-            seat = self._left_of(seat)
-        return seat
-
-    def _drink(self, seat: int, position: int, warn: _Warner) -> list[Event]:
+    def _drink(self, seat: int, position: int, warn: rules.Warner) -> list[Event]:
         if self.phase != "drinking":
             warn.impossible("goblets are drunk only after the Toast", rules.RULE_DRINK)
         if position in self.drunk:
@@ -389,15 +288,15 @@ class RussianState(GameState):
             warn.rule_break(f"{self.seat_name(self.current)} drinks next", rules.RULE_NEXT_DRINK)
         contents = self.goblets[position]
         result = reveal(contents, self.options.token_rules)
-        record = {"seat": seat, "contents": _nonzero(contents), "poisoned": result.poisoned}
+        record = {"seat": seat, "contents": nonzero(contents), "poisoned": result.poisoned}
         self.drunk[position] = record
         if result.poisoned:
             # "If they are poisoned, they are eliminated for the Course."
             self.eliminated.append(seat)
         else:
             # "If not, they keep the contents of the Goblet in front of them."
-            _add(self.kept[seat], contents)
-            self.goblets[position] = _empty()
+            add(self.kept[seat], contents)
+            self.goblets[position] = empty()
         event = {"event": "drink", "goblet": position, **record}
         self.log.append(dict(event))
         events: list[Event] = [event]
@@ -412,97 +311,13 @@ class RussianState(GameState):
 
     # -- results and views ----------------------------------------------------------------------
 
-    def outcome(self) -> dict[str, Any]:
-        """Winners (sharing the victory when tied), VP per seat and every Course's result."""
-        return {"winners": list(self.winners), "vp": list(self.vp), "courses": list(self.results)}
-
-    def tokens_in_play(self) -> dict[str, int]:
-        """Every token counted once: pool + screens + goblets + kept (always the 52 of POOL)."""
-        total = dict(self.pool)
-        for holder in [*self.screens, *self.goblets, *self.kept]:
-            _add(total, holder)
-        return total
-
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` may see: never an unrevealed goblet; a seat its screen and its peeks."""
-        mover = self.to_move()
-        goblets = []
-        for position in range(GOBLETS):
-            drunk = self.drunk.get(position)
-            goblets.append(
-                {
-                    "position": position,
-                    "drunk_by": drunk["seat"] if drunk else None,
-                    "revealed": drunk["contents"] if drunk else None,
-                    "poisoned": drunk["poisoned"] if drunk else None,
-                }
-            )
-        data: dict[str, Any] = {
-            "variant": "russian_goblette",
-            "options": self.options.to_json(),
-            "players": self.options.players,
-            "houses": list(HOUSE_IDS[: self.options.players]),
-            "course": self.course,
-            "host": self.host,
-            "phase": self.phase,
-            "to_move": "chance" if mover is CHANCE else mover,
-            "toast_caller": self.toast_caller,
-            "final_order": list(self.final_order),
-            "goblets": goblets,
-            "eliminated": list(self.eliminated),
-            "kept": [_nonzero(k) for k in self.kept],
-            "pool": dict(self.pool),
-            "log": [dict(entry) for entry in self.log],
-            "vp": list(self.vp),
-            "results": list(self.results),
-            "winners": list(self.winners),
-        }
-        if viewer.is_seat and viewer.index is not None and 0 <= viewer.index < self.num_seats:
-            data["seat"] = viewer.index
-            data["screen"] = dict(self.screens[viewer.index])
-            data["peeks"] = [dict(p) for p in self.peeks[viewer.index]]
-            data["outcome"] = self._own_outcome(viewer.index)
-        return data
-
-    def _own_outcome(self, seat: int) -> dict[str, Any] | None:
-        """This seat's own end of the latest Course, for its phone (None before the first)."""
-        if not self.results:
-            return None
-        last = self.results[-1]
-        # "If they are poisoned, they are eliminated for the Course."
-        return {
-            "course": last["course"],
-            "poisoned": seat not in last["survivors"],
-            "won": seat in last["winners"],
-        }
+        return russian_views.view(self, self.to_move(), viewer)
 
     def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
         """Pours nobody but the pourer can tell apart, and every other initial pour."""
-        if not isinstance(action, Mapping):
-            return []
-        if action.get("type") == "initial_pour":
-            tokens = action.get("goblets")
-            if not (
-                isinstance(tokens, list)
-                and len(tokens) == GOBLETS
-                and all(token in KINDS for token in tokens)
-            ):
-                return []
-            return [
-                {"type": "initial_pour", "goblets": list(other)}
-                for other in sorted(set(permutations(tokens)))
-                if list(other) != tokens
-            ]
-        seat = action.get("seat")
-        if action.get("type") == "pour" and isinstance(seat, int) and 0 <= seat < self.num_seats:
-            if viewer.is_seat and viewer.index == seat:
-                return []
-            return [
-                {**action, "token": kind}
-                for kind in KINDS
-                if kind != action.get("token") and self.screens[seat][kind]
-            ]
-        return []
+        return russian_views.hidden_alternatives(self, action, viewer)
 
     def reveals_hidden(self, action: Action) -> bool:
         """A drink reveals a goblet to all; a peek shows one to the peeker (resync all)."""
@@ -519,23 +334,3 @@ class RussianState(GameState):
     def entry_refusal(self, action: Action, viewer: Viewer, mode: Mode) -> tuple[str, str] | None:
         """The Host enters no pour, Toast or chance by hand (see ``views.entry_refusal``)."""
         return views.entry_refusal(self, action, viewer, mode)
-
-
-class _Warner:
-    """Turns a rule break into IllegalAction (enforcing) or a warning event (recording)."""
-
-    def __init__(self, mode: Mode, warnings: list[Event]) -> None:
-        self.mode = mode
-        self.warnings = warnings
-
-    def rule_break(self, message: str, rule: str) -> None:
-        """A break the state can represent: refused when enforcing, else recorded with a warning."""
-        if self.mode is Mode.ENFORCING:
-            raise IllegalAction(message, rule=rule)
-        self.warnings.append({"event": "rule_warning", "message": message, "rule": rule})
-
-    def impossible(self, message: str, rule: str) -> None:
-        """A break the state cannot represent: refused when enforcing, ambiguous when sensed."""
-        if self.mode is Mode.ENFORCING:
-            raise IllegalAction(message, rule=rule)
-        raise AmbiguousObservation(f"{message} (rule: {rule})")

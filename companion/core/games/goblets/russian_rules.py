@@ -2,7 +2,7 @@
 
 Kept apart from :mod:`companion.core.games.goblets.russian` (the state machine) so that the state
 reads as the rules' flow. Everything here is pure validation: bad input raises MalformedInput
-naming the field.
+naming the field; :class:`Warner` is how a rule break is met in each mode.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core.errors import MalformedInput
+from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
+from companion.core.game import Event, Mode
 from companion.core.games.goblets.tokens import DEFAULT_TOKEN_RULES, Token, TokenRules
 
 RULE_ONE_ACTION = "Players take turns performing 1 single action."
@@ -176,3 +177,23 @@ def check_initial_pour(action: Mapping[str, Any], goblets: int) -> list[str]:
         if token not in kinds:
             raise MalformedInput(f"unknown token kind {token!r}", field=f"action.goblets[{index}]")
     return [str(token) for token in tokens]
+
+
+class Warner:
+    """Turns a rule break into IllegalAction (enforcing) or a warning event (recording)."""
+
+    def __init__(self, mode: Mode, warnings: list[Event]) -> None:
+        self.mode = mode
+        self.warnings = warnings
+
+    def rule_break(self, message: str, rule: str) -> None:
+        """A break the state can represent: refused when enforcing, else recorded with a warning."""
+        if self.mode is Mode.ENFORCING:
+            raise IllegalAction(message, rule=rule)
+        self.warnings.append({"event": "rule_warning", "message": message, "rule": rule})
+
+    def impossible(self, message: str, rule: str) -> None:
+        """A break the state cannot represent: refused when enforcing, ambiguous when sensed."""
+        if self.mode is Mode.ENFORCING:
+            raise IllegalAction(message, rule=rule)
+        raise AmbiguousObservation(f"{message} (rule: {rule})")
