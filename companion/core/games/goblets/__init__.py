@@ -7,14 +7,13 @@ documented in ``docs/goblets.md``; rulebook readings in ``docs/rules-notes.md``.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from companion.core import registry
-from companion.core.errors import MalformedInput
 from companion.core.game import Game, GameState
 from companion.core.games.goblets.options import check_variant, parse_options
+from companion.core.games.goblets.russian import new_russian_state
 from companion.core.games.goblets.state import GobletsState
 
 HOOK_DECK: list[dict[str, Any]] = [
@@ -50,13 +49,7 @@ class Goblets(Game):
         """The initial state; Russian Goblette (2-3 players) is dispatched to its own engine."""
         _, variant = check_variant(options)
         if variant == "russian_goblette":
-            try:
-                russian = importlib.import_module("companion.core.games.goblets.russian")
-            except ModuleNotFoundError:
-                raise MalformedInput(
-                    "Russian Goblette (2-3 players) is not available", field="variant"
-                ) from None
-            return russian.new_russian_state(options)
+            return new_russian_state(options)
         return GobletsState(parse_options(options))
 
     def conformance_options(self) -> list[dict[str, Any]]:
@@ -73,10 +66,6 @@ class Goblets(Game):
             {"players": 11, "courses": 1},
             {"players": 12, "courses": 1, "legacy": True},
         ]
-        try:
-            importlib.import_module("companion.core.games.goblets.russian")
-        except ModuleNotFoundError:
-            return sets
         return [*sets, {"players": 2}, {"players": 3, "variant": "russian_goblette"}]
 
 
