@@ -78,6 +78,19 @@ def go_to(page, index: int) -> None:
     page.wait_for_function("i => document.body.dataset.step === String(i)", arg=index)
 
 
+LABELS_APART = """() => {
+  const boxes = [...document.querySelectorAll("#drawing .contents-label")]
+    .map((t) => [t.textContent, t.getBoundingClientRect()]);
+  const out = [];
+  boxes.forEach(([a, r], i) => boxes.slice(i + 1).forEach(([b, s]) => {
+    if (Math.min(r.right, s.right) > Math.max(r.left, s.left) + 1
+      && Math.min(r.bottom, s.bottom) > Math.max(r.top, s.top) + 1) out.push(`${a} / ${b}`);
+  }));
+  return out;
+}"""
+"""Every two Goblets' contents labels that overlap on the drawing."""
+
+
 def shot(page, name: str) -> None:
     """The whole page kept as test output, animations finished."""
     page.screenshot(path=str(OUT / name), full_page=True, animations="disabled")
@@ -106,6 +119,10 @@ def test_a_goblets_replay_plays_marks_each_change_and_jumps_to_each_toast(browse
         page.wait_for_selector("body[data-step='0'] #drawing .table-svg")
         assert page.inner_text("#replay-title") == f"Game {game_id}: how the poison travelled"
         assert "Anna, Ben, Chloe, Dan" in page.inner_text(".game-title")
+        # The drawing and the step's words on the tablet's first screen (nothing to scroll to).
+        for selector in ("#drawing svg", "#step", "#play", "#moments"):
+            box = page.locator(selector).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 768, selector
 
         # Play, then pause: the steps advance by themselves, and stop when paused.
         page.click("#play")
@@ -186,6 +203,8 @@ def test_a_goblets_replay_plays_marks_each_change_and_jumps_to_each_toast(browse
             assert cells[3] == str(final["vp"][seat])
             assert ("★" in row.inner_text()) == (seat in final["winners"])
         assert page.evaluate(SIDEWAYS)
+        assert page.locator("#drawing .contents-label").count() == 4
+        assert page.evaluate(LABELS_APART) == []
         shot(page, "replay-end-1024x768.png")
 
         page.set_viewport_size(PHONE["viewport"])

@@ -43,6 +43,7 @@ ReplayGames.goblets = (() => {
     });
   }
 
+  const LETTER = {wine: "W", poison: "P", antidote: "A", [UNSEEN]: "?"};
   const TOKEN = {wine: "Wine", poison: "Poison", antidote: "an Antidote", [UNSEEN]: "a token"};
 
   /* The step in words: who did what, as the table would say it. */
@@ -81,16 +82,12 @@ ReplayGames.goblets = (() => {
     return out;
   }
 
-  const LETTER = {wine: "W", poison: "P", antidote: "A", [UNSEEN]: "?"};
 
-  /* A Goblet's contents in letters for the drawing ("3 W, 2 P"), where the Goblets stand close;
+  /* A Goblet's contents in letters for the drawing ("3W 2P"), where the Goblets stand close;
      the list under the drawing says them in words. */
-  function letters(held) {
-    const out = {};
-    for (const [ring, box] of Object.entries(held || {})) {
-      out[ring] = Object.fromEntries(Object.entries(box).map(([k, v]) => [LETTER[k] || k, v]));
-    }
-    return out;
+  function letters(box) {
+    const parts = Object.entries(box || {}).filter(([, v]) => v).map(([k, v]) => `${v}${LETTER[k] || k}`);
+    return parts.length ? parts.join(" ") : "empty";
   }
 
   function heldList(view, held) {
@@ -104,7 +101,14 @@ ReplayGames.goblets = (() => {
   }
 
   function draw(node, frame, prev, extra) {
-    Goblets.draw(node, {view: frame.view, readers: {}}, {contents: letters(extra.held)});
+    Goblets.draw(node, {view: frame.view, readers: {}});
+    for (const g of node.querySelectorAll(".place")) {
+      const place = frame.view.places[Number(g.dataset.place)];
+      const spot = g.querySelector(".ring circle");
+      if (!place.ring || !spot) continue;
+      g.append(CB.svg("text", {class: "contents-label", x: spot.getAttribute("cx"), y: Number(spot.getAttribute("cy")) + 46,
+        "text-anchor": "middle", text: letters((extra.held || {})[place.ring])}));
+    }
     const list = heldList(frame.view || {}, extra.held);
     if (list) node.append(CB.el("p", {class: "held-key small"}, "In the drawing: W Wine, P Poison, A Antidote."), list);
     const marks = changes(frame, prev);
