@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision import palette
-from vision.kinds import NO_KIND, KINDS, chroma_kind, chromatic, kind_of
+from vision.kinds import KINDS, NO_KIND, chroma_kind, chromatic, kind_of
 
 
 def _sheened(kind: str, sheen: float, shade: float = 1.0) -> np.ndarray:
