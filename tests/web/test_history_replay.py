@@ -419,3 +419,44 @@ def test_the_tablet_sums_up_the_game_when_it_ends(browser, table):
     finally:
         context.close()
     assert errors == []
+
+
+def test_a_live_games_replay_names_no_poured_token(browser, table):
+    """While the game goes on, its replay runs to the latest Toast and each pour is shown as the
+    server redacted it: who poured into which Goblet, never what (the tokens stay unseen)."""
+    base, service, app = table
+    service.new_game("goblets", {"players": 4})
+    for seat in range(4):
+        join(app, seat, NAMES[seat])
+    rng = random.Random(4)
+
+    def in_course_two(state) -> bool:
+        return bool(state.results) and state.course == 2 and isinstance(state.to_move(), int)
+
+    while not in_course_two(service.table.state):
+        state = service.table.state
+        service.act(rng.choice(state.legal_actions()), by=Viewer.seat(state.to_move()))
+    assert not service.table.state.is_over()
+    game_id = service.table.record.id
+    frames = service.timeline(game_id)["frames"]
+    pours = [i for i, f in enumerate(frames) if f["action"]["type"] == "pour"]
+    assert pours and all("token" not in frames[i]["action"] for i in pours)
+    errors: list[str] = []
+    context, page = page_of(browser, PHONE, errors)
+    try:
+        page.goto(f"{base}/history/{game_id}")
+        page.wait_for_selector("body[data-step='0'] #drawing .table-svg")
+        go_to(page, pours[-1])
+        said = page.inner_text("#step")
+        assert "poured a token into the Goblet at" in said, said
+        step = page.locator("#step").bounding_box()
+        drawing = page.locator("#drawing").bounding_box()
+        assert step["y"] + step["height"] <= drawing["y"]  # on a phone: the words, then the drawing
+        for word in ("poured Wine", "poured Poison", "poured an Antidote"):
+            assert word not in page.inner_text("main")
+        assert page.locator("#moments .moment").first.inner_text() == "Toast · Course 1"
+        assert page.evaluate(SIDEWAYS)
+        shot(page, "replay-live-390x844.png")
+    finally:
+        context.close()
+    assert errors == []

@@ -77,8 +77,8 @@ ReplayGames.goblets = (() => {
         if (before[p] && before[p].ring !== place.ring) out.set(p, a.type === "swap" ? "⇄ swapped" : "↻ moved");
       });
     }
-    if (a.type === "pour" && a.goblet !== undefined) out.set(a.goblet, "＋ poured");
-    if (a.type === "peek" && a.goblet !== undefined) out.set(a.goblet, "👁 peeked");
+    if (a.type === "pour" && a.goblet !== undefined) out.set(a.goblet, "+ poured");
+    if (a.type === "peek" && a.goblet !== undefined) out.set(a.goblet, "◉ peeked");
     return out;
   }
 
