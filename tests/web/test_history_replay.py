@@ -76,6 +76,8 @@ def go_to(page, index: int) -> None:
         "(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", index
     )
     page.wait_for_function("i => document.body.dataset.step === String(i)", arg=index)
+    text = page.inner_text("main")
+    assert not [word for word in ("[object", "undefined", "NaN") if word in text], text
 
 
 LABELS_APART = """() => {
@@ -282,6 +284,10 @@ def test_a_courtroom_replay_is_drawn_as_the_trial(browser, table):
         moments.first.click()
         page.wait_for_function("i => document.body.dataset.step === String(i)", arg=judgments[0])
         assert "Judgment:" in page.inner_text("#drawing")
+        cubes = frames[judgments[0]]["view"]["drawn"]
+        assert f"first cube: {cubes[0]}" in page.inner_text("#drawing")
+        assert page.locator("#drawing .drawn-cubes .cube").count() == len(cubes)
+        assert "[object" not in page.inner_text("main")
         moments.last.click()
         page.wait_for_function("n => document.body.dataset.step === String(n)", arg=len(frames) - 1)
         ending = "Won" if final["result"]["won"] else "Lost"

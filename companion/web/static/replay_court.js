@@ -60,7 +60,7 @@ ReplayGames.tribunal = (() => {
       CB.el("h2", {}, view.hearing ? `Hearing ${view.hearing}${heard ? ": " + heard : ""}` : "Before the first hearing"),
       view.verdict ? CB.el("p", {}, `Your verdict: ${VERDICT[view.verdict]}`) : null,
       view.judgment ? CB.el("p", {class: "judgment"}, `Judgment: ${VERDICT[view.judgment]}`) : null,
-      drawn.length ? CB.el("p", {class: "drawn-cubes"}, "Drawn: ", drawn.map((c, i) => [cube(c), ` ${["first", "second"][i] || ""} cube ${c} `])) : null);
+      drawn.length ? CB.el("p", {class: "drawn-cubes"}, "Drawn: ", drawn.flatMap((c, i) => [cube(c), ` ${["first", "second"][i] || "next"} cube: ${c} `])) : null);
     const bag = CB.el("section", {},
       CB.el("h2", {}, "Judgment Pool"),
       CB.el("p", {class: "pool"}, `${pool.red} red · ${pool.white} white · ${pool.blue} blue`),
