@@ -2,10 +2,11 @@
 
 Rulebook, Ingredients: "6 Goblets (with 6 Coaster rings in 6 colors)" and "52 plastic tokens: 21
 Wine (red) | 15 Poison (black) | 14 Antidote (white) | 1 Unicorn Antidote (blue) | 1 Ogre Poison
-(green)". The ring colours and the colour-blind patterns are the dashboard's
-(``companion/web/static/goblets.js``), so a printed ring set matches the screen. Colours are RGB as
-seen under neutral light on the reference cloth; :mod:`vision.frame` normalises a frame's lighting
-to that reference before colours are compared.
+(green)". The ring colours and the colour-blind patterns are read from
+``companion.core.games.goblets.houses.RING_LOOKS``, the table the dashboard draws from too, so a
+printed ring set matches the screen. Colours are RGB as seen under neutral light on the reference
+cloth; :mod:`vision.frame` normalises a frame's lighting to that reference before colours are
+compared.
 """
 
 from __future__ import annotations
@@ -15,29 +16,18 @@ from collections.abc import Mapping
 import cv2
 import numpy as np
 
-from companion.core.games.goblets.houses import HOUSE_IDS
+from companion.core.games.goblets.houses import HOUSE_IDS, RING_LOOKS
 
 RGB = tuple[int, int, int]
 
 RING_COLOURS: Mapping[str, RGB] = {
-    "de_miceti": (0x8B, 0x5A, 0x2B),  # brown
-    "mctoadery": (0x2E, 0x8B, 0x57),  # green
-    "aconitiers": (0x6A, 0x3D, 0x9A),  # purple
-    "wespendorf": (0xE0, 0xB0, 0x00),  # yellow
-    "van_visser": (0x1F, 0x78, 0xB4),  # blue
-    "araneros": (0xC0, 0x39, 0x2B),  # red
+    house: (int(look.colour[1:3], 16), int(look.colour[3:5], 16), int(look.colour[5:7], 16))
+    for house, look in RING_LOOKS.items()
 }
-"""House id -> ring colour (goblets.js)."""
+"""House id -> ring colour, from the one table (``companion.core.games.goblets.houses``)."""
 
-RING_PATTERNS: Mapping[str, str] = {
-    "de_miceti": "stripes",
-    "mctoadery": "dots",
-    "aconitiers": "cross",
-    "wespendorf": "zigzag",
-    "van_visser": "waves",
-    "araneros": "grid",
-}
-"""House id -> the white pattern printed over the ring colour (goblets.js)."""
+RING_PATTERNS: Mapping[str, str] = {house: look.pattern for house, look in RING_LOOKS.items()}
+"""House id -> the white pattern printed over the ring colour (the same table)."""
 
 TOKEN_COLOURS: Mapping[str, RGB] = {
     "wine": (150, 25, 45),

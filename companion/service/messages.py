@@ -88,7 +88,12 @@ def message(service: Sources, viewer: Viewer) -> Message:
     if viewer.is_seat:
         data["you"] = {"seat": viewer.index, "label": seats.label(viewer.index)}
         if data["to_move"] == viewer.index:
-            data["legal"] = [{"type": drawn[1]}] if drawn is not None else state.legal_actions()
+            legal = [{"type": drawn[1]}] if drawn is not None else state.legal_actions()
+            if service.sensing is not None:
+                # On a read table the sensors record pours and moves: the phone offers only
+                # what they cannot see (service/sensing.py PHONE_SAYS).
+                legal = service.sensing.phone_actions(legal)
+            data["legal"] = legal
     if viewer == HOST:
         data["demo_available"] = service.demo_available
         data["can_undo"] = table.can_undo

@@ -56,6 +56,9 @@ SENSED_RULE = (
     "On a sensed table the readers record pours and moves; a phone says only Pass, Toast or a "
     "Character ability."
 )
+PHONE_SAYS = frozenset({"pass", "toast", "ability"})
+"""What a seat's phone says on a sensed table (SENSED_RULE): the readers record pours and moves;
+Pass ends the turn, Toast is called, a Character ability is tapped and its effect then read."""
 WITNESS_RULE = (
     "The Host settles what the readers and the camera disagree on, with both at the table."
 )
@@ -304,15 +307,20 @@ class SensedTable:
         """A seat's phone on a sensed table: Pass (end turn), Toast or a Character ability (its
         physical effect is then read: ``core/sensed/abilities.py``), nothing sensors see."""
         kind = action.get("type")
+        if kind not in PHONE_SAYS:
+            raise IllegalAction(f"{kind} is read by the table's sensors", rule=SENSED_RULE)
         if kind == "toast":
             self.toast(seat)
         elif kind == "pass":
             self.end_turn(seat)
-        elif kind == "ability":
+        else:  # an ability
             with self.lock:
                 self._take(self.session.ability(seat, action))
-        else:
-            raise IllegalAction(f"{kind} is read by the table's sensors", rule=SENSED_RULE)
+
+    def phone_actions(self, legal: Iterable[Action]) -> list[Action]:
+        """Of a seat's legal actions, those its phone offers on this sensed table (PHONE_SAYS):
+        the page draws these and decides no rule itself."""
+        return [action for action in legal if action.get("type") in PHONE_SAYS]
 
     # -- into the journal --------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from flask import Blueprint, jsonify, redirect, render_template, request, url_fo
 
 from companion.core.game import HOST, PUBLIC
 from companion.core.games.goblets.characters import EFFECTS, TIMINGS
+from companion.core.games.goblets.houses import house_table
 from companion.core.games.goblets.tokens import Token
 from companion.service.seats import NotSeated, normal_code
 from companion.service.setup import HOST_PLAYS
@@ -29,6 +30,13 @@ TABLE_TEMPLATES = {"cena": "cena.html", "tribunal": "courtroom.html"}
 """The tablet's page of each game (any other: the Raise Your Goblets table)."""
 SEAT_TEMPLATES = {"cena": "cena_seat.html", "tribunal": "courtroom.html"}
 """A phone's page of each game (any other: the Raise Your Goblets seat)."""
+
+
+@bp.app_context_processor
+def _houses() -> dict[str, object]:
+    """Every page carries the Houses' names, ring colours and patterns (``ring_looks`` in
+    base.html) from the one table in Python: static/goblets.js draws from it and holds no copy."""
+    return {"ring_looks": house_table()}
 
 
 def _card_of(game: str | None) -> str | None:

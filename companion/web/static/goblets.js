@@ -2,14 +2,10 @@
    Ring colours are also NAMED and PATTERNED, so colour-blind players can tell the goblets apart. */
 "use strict";
 const Goblets = (() => {
-  const HOUSES = {
-    de_miceti: {name: "De Miceti", colour: "#8b5a2b", colourName: "brown", pattern: "stripes"},
-    mctoadery: {name: "McToadery", colour: "#2e8b57", colourName: "green", pattern: "dots"},
-    aconitiers: {name: "Aconitiers", colour: "#6a3d9a", colourName: "purple", pattern: "cross"},
-    wespendorf: {name: "Wespendorf", colour: "#e0b000", colourName: "yellow", pattern: "zigzag"},
-    van_visser: {name: "Van Visser", colour: "#1f78b4", colourName: "blue", pattern: "waves"},
-    araneros: {name: "Arañeros", colour: "#c0392b", colourName: "red", pattern: "grid"},
-  };
+  // The Houses' names, ring colours and patterns: the server's one table (core/games/goblets/
+  // houses.py, embedded in every page by base.html), so the page holds no copy of it.
+  const HOUSES = Object.fromEntries(JSON.parse(document.getElementById("houses").textContent)
+    .map((h) => [h.id, {name: h.name, colour: h.colour, colourName: h.colour_name, pattern: h.pattern}]));
   const house = (id) => HOUSES[id] || {name: String(id), colour: "#777", colourName: "grey", pattern: "none"};
   const seatName = (s) => CB.label(s);
   const placeName = (view, p) => {

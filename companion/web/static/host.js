@@ -208,15 +208,11 @@
   // -- events by hand ------------------------------------------------------------------------
 
   function suggestions(message) {
+    // The Host's view lists the legal actions the Host may enter by hand (goblets/views.py
+    // host_entries): what the table sees, never a pour, a Toast or an ability.
     const view = message.view || {};
-    const seat = message.to_move;
-    if (message.game !== "goblets" || !view.places || typeof seat !== "number" || message.over) return [];
-    const others = view.places.filter((p) => !p.seats.includes(seat));
-    const kinds = [{type: "pass", seat}, {type: "rotate", seat, direction: "clockwise"},
-      {type: "rotate", seat, direction: "widdershins"}, {type: "peek", seat},
-      ...others.map((p) => ({type: "swap", seat, with: p.place}))];
-    if (view.step && view.step.kind === "reveal") kinds.unshift({type: "reveal", seat});
-    return kinds.map((a) => CB.el("button", {class: "small", "data-type": a.type, onclick: () =>
+    if (message.game !== "goblets" || !view.places || message.over) return [];
+    return (view.entries || []).map((a) => CB.el("button", {class: "small", "data-type": a.type, onclick: () =>
       act("/api/host/act", {action: a, mode: $("mode").value})}, Goblets.actionLabel(a, view)));
   }
 

@@ -103,10 +103,9 @@
   }
 
   function actions(message) {
-    // On a sensed table the readers record pours and moves: the phone says only Pass, Toast or a
-    // Character ability (whose effect the readers then read as the ability's).
-    const said = ["pass", "toast", "ability"];
-    const legal = (message.legal || []).filter((a) => !message.sensed || said.includes(a.type));
+    // The server sends what this phone may say (on a sensed table only Pass, Toast or a Character
+    // ability: service/sensing.py PHONE_SAYS); the page groups them and decides no rule.
+    const legal = message.legal || [];
     if (!legal.length) return [CB.el("p", {class: "muted"}, message.over ? "The game is over." : "Wait for your turn.")];
     const view = message.view || {};
     const of = (types) => legal.filter((a) => types.includes(a.type));

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import Action, Event, GameState, Mode, Viewer
+from companion.core.game import HOST, Action, Event, GameState, Mode, Viewer
 from companion.core.games.goblets import engine, rules, setup, views
 from companion.core.games.goblets.model import CHANCE_PHASES, GobletsModel, Phase
 from companion.core.games.goblets.options import Options
@@ -66,8 +66,12 @@ class GobletsState(GobletsModel, GameState):
         return {"vp": list(self.vp), "winners": list(self.winners or [])}
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
-        """What ``viewer`` may see (see :mod:`views`)."""
-        return views.view(self, viewer)
+        """What ``viewer`` may see (see :mod:`views`); the Host's view also lists the actions it
+        may enter by hand now (``entries``: :func:`views.host_entries`)."""
+        data = views.view(self, viewer)
+        if viewer == HOST:
+            data["entries"] = views.host_entries(self, self.legal_actions())
+        return data
 
     def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
         """Actions ``viewer`` could not tell apart from ``action`` (see :mod:`views`)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Any
 
-from companion.core.game import CHANCE, PUBLIC, Action, Event, Mode, Viewer
+from companion.core.game import CHANCE, HOST, PUBLIC, Action, Event, Mode, Viewer
 from companion.core.games.goblets import rules, shootout
 from companion.core.games.goblets.model import CHANCE_ACTIONS, GobletsModel, Phase, StepKind
 from companion.core.games.goblets.scoring import reveal
@@ -316,6 +316,14 @@ def entry_refusal(state: Any, action: Action, viewer: Viewer, mode: Mode) -> tup
         if not at_reveal:
             return ("a Goblet's contents are counted once they are revealed", rules.REVEAL)
     return None
+
+
+def host_entries(state: Any, legal: list[Action]) -> list[Action]:
+    """The legal actions the Host may enter by hand now: those :func:`entry_refusal` lets the
+    Host enter whatever the hidden facts (Pass, Rotate, Swap, Peek, the reveal), so the list
+    tells the Host nothing a seat hides. The Host page's buttons are these."""
+    refused = (entry_refusal(state, action, HOST, Mode.ENFORCING) for action in legal)
+    return [action for action, refusal in zip(legal, refused, strict=True) if refusal is None]
 
 
 def reveals_hidden(state: GobletsModel, action: Action) -> bool:
