@@ -8,20 +8,14 @@ own phones' API (as test clients holding their seat cookies). Screenshots go to 
 from __future__ import annotations
 
 import json
-import random
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, PIN, TABLET, join
+from webhelpers import PHONE, TABLET, dashboard, join, page_errors, page_in
 
-from companion import config
-from companion.core import registry
 from companion.core.game import PUBLIC, Viewer
-from companion.service import Service
-from companion.web import create_app
-from companion.web.server import WebServer
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
 NAMES = ["Anna", "Ben", "Chloe", "Dan"]
@@ -45,18 +39,8 @@ HTMLMediaElement.prototype.play = function () { window.__chimes += 1; return pla
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     """A service, its app and the dashboard's server for this module (stopped at its end)."""
-    settings = config.replace(
-        config.Config(), data_dir=str(tmp_path_factory.mktemp("moments")), **{"host.pin": PIN}
-    )
-    service = Service(settings, games=registry.load_all(), rng=random.Random(15))
-    app = create_app(service, settings)
-    server = WebServer(app, host="127.0.0.1", port=0, threads=16).start()
-    try:
-        yield f"http://127.0.0.1:{server.port}", service, app
-    finally:
-        service.hub.close()
-        server.stop()
-        service.close()
+    with dashboard(tmp_path_factory, "moments") as served:
+        yield served
 
 
 def people_game(
@@ -71,10 +55,8 @@ def people_game(
 
 def seat_phone(browser, base: str, service, errors: list[str]):
     """Chloe's phone in Chromium, seated through the join page (the code the tablet shows)."""
-    context = browser.new_context(**PHONE)
-    context.add_init_script(RECORDER)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)) or print("pageerror:", error))
+    context, page = page_in(browser, PHONE, errors, init_script=RECORDER)
+    page.on("pageerror", lambda error: print("pageerror:", error))
     page.goto(f"{base}/join/{service.table.record.join_code}")
     page.fill("#name", NAMES[BROWSER_SEAT])
     page.click(f'.seat-choice[data-seat="{BROWSER_SEAT}"]')
@@ -263,10 +245,8 @@ def test_the_tablet_reads_at_arms_length(browser, table):
     base, service, app = table
     phones = people_game(service, app, browser_seat=None)
     errors: list[str] = []
-    context = browser.new_context(**TABLET)
+    context, page = page_in(browser, TABLET, errors)
     try:
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(f"{base}/")
         page.wait_for_selector("#drawing .place.moving")
         wait_seq(page, service)
@@ -361,8 +341,7 @@ def test_the_table_installs_stays_awake_goes_dark_and_never_says_it_by_colour_al
         for scheme in ("light", "dark"):
             context = browser.new_context(**TABLET, color_scheme=scheme)
             contexts.append(context)
-            page = context.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
+            page = page_errors(context.new_page(), errors)
             page.goto(f"{base}/")
             page.wait_for_selector("#drawing .place.moving")
             assert page.evaluate(LOW_CONTRAST) == [], scheme
@@ -408,10 +387,8 @@ def test_the_toast_is_revealed_goblet_by_goblet_from_the_callers_left(browser, t
     base, service, app = table
     phones = people_game(service, app, browser_seat=None, hidden_vp=False)
     errors: list[str] = []
-    context = browser.new_context(**TABLET)
+    context, page = page_in(browser, TABLET, errors)
     try:
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(f"{base}/")
         page.wait_for_selector("#drawing .place.moving")
         play_to_the_toast(service, phones, None, stop_at_the_call=True)

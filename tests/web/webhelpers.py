@@ -1,6 +1,22 @@
-"""Helpers shared by the web tests (a module of its own: ``conftest`` names are ambiguous)."""
+"""Helpers shared by the web tests (a module of its own: ``conftest`` names are ambiguous).
 
+The browser tests' one harness: :func:`dashboard` (a service, its app and the dashboard's real
+server for a module, all three stopped at its end), :func:`serving` (the server alone, for a
+service a test already has) and :func:`page_in` (a Chromium page at a phone's or the tablet's
+size whose script errors are collected).
+"""
+
+import random
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NamedTuple
+
+from companion import config
+from companion.core import registry
+from companion.service import Service
+from companion.web import create_app
+from companion.web.server import WebServer
 
 PIN = "2468"
 TABLET = {"viewport": {"width": 1024, "height": 768}}
@@ -100,3 +116,64 @@ def log_in_as_host(page, base):
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
     page.wait_for_selector("#undo")
+
+
+class Dashboard(NamedTuple):
+    """A served dashboard: its base URL, its service and the service's Flask app."""
+
+    base: str
+    service: Service
+    app: object
+
+
+@contextmanager
+def serving(service, settings, threads: int = 16) -> Iterator[tuple[str, object]]:
+    """The dashboard's real server (``WebServer``) for ``service`` on a free loopback port: its
+    base URL and app. At the end its streams are closed and it is stopped (the service is the
+    caller's)."""
+    app = create_app(service, settings)
+    server = WebServer(app, host="127.0.0.1", port=0, threads=threads).start()
+    try:
+        yield f"http://127.0.0.1:{server.port}", app
+    finally:
+        service.hub.close()  # the open streams first: a server waits for its threads
+        server.stop()
+
+
+@contextmanager
+def dashboard(tmp_path_factory, name: str, threads: int = 16, seed: int = 15, **settings):
+    """A :class:`Dashboard` on a fresh data directory named ``name`` (every game registered, the
+    Host's PIN set, ``settings`` as dotted config keys), served until the block ends; then the
+    server and the service are stopped."""
+    conf = config.replace(
+        config.Config(),
+        data_dir=str(tmp_path_factory.mktemp(name)),
+        **{"host.pin": PIN, **settings},
+    )
+    service = Service(conf, games=registry.load_all(), rng=random.Random(seed))
+    try:
+        with serving(service, conf, threads=threads) as (base, app):
+            yield Dashboard(base, service, app)
+    finally:
+        service.close()
+
+
+def page_errors(page, errors: list[str]):
+    """Collect every uncaught script error of ``page`` into ``errors`` (a test asserts it stays
+    empty); the page."""
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
+def page_in(browser, size: dict, errors: list[str], init_script: str | None = None):
+    """A new browser context of ``size`` (:data:`PHONE` or :data:`TABLET`; ``init_script`` run
+    before any page script) and a page in it whose script errors go to ``errors``: (context,
+    page). The caller closes the context."""
+    context = browser.new_context(**size)
+    try:
+        if init_script is not None:
+            context.add_init_script(init_script)
+        return context, page_errors(context.new_page(), errors)
+    except BaseException:
+        context.close()
+        raise
