@@ -14,14 +14,9 @@ import random
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, PIN, TABLET, join
+from webhelpers import PHONE, TABLET, dashboard, join, page_in
 
-from companion import config
-from companion.core import registry
 from companion.core.game import Viewer
-from companion.service import Service
-from companion.web import create_app
-from companion.web.server import WebServer
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
 NAMES = ["Anna", "Ben", "Chloe", "Dan"]
@@ -30,18 +25,8 @@ NAMES = ["Anna", "Ben", "Chloe", "Dan"]
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     """A service, its app and the dashboard's server for this module (stopped at its end)."""
-    settings = config.replace(
-        config.Config(), data_dir=str(tmp_path_factory.mktemp("history")), **{"host.pin": PIN}
-    )
-    service = Service(settings, games=registry.load_all(), rng=random.Random(15))
-    app = create_app(service, settings)
-    server = WebServer(app, host="127.0.0.1", port=0, threads=8).start()
-    try:
-        yield f"http://127.0.0.1:{server.port}", service, app
-    finally:
-        service.hub.close()
-        server.stop()
-        service.close()
+    with dashboard(tmp_path_factory, "history", threads=8) as served:
+        yield served
 
 
 def played(service, app, game: str, options: dict, seed: int, names=NAMES) -> int:
@@ -61,13 +46,6 @@ def played(service, app, game: str, options: dict, seed: int, names=NAMES) -> in
         legal = service.message(Viewer.seat(seat))["legal"]  # what the seat's phone offers
         service.act(rng.choice(legal), by=Viewer.seat(seat))
     raise AssertionError("the game did not end")
-
-
-def page_of(browser, size: dict, errors: list[str]):
-    context = browser.new_context(**size)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return context, page
 
 
 def go_to(page, index: int) -> None:
@@ -115,7 +93,7 @@ def test_a_goblets_replay_plays_marks_each_change_and_jumps_to_each_toast(browse
     final = frames[-1]["view"]
     assert final["phase"] == "over" and len(final["results"]) == 3
     errors: list[str] = []
-    context, page = page_of(browser, TABLET, errors)
+    context, page = page_in(browser, TABLET, errors)
     try:
         page.goto(f"{base}/history/{game_id}")
         page.wait_for_selector("body[data-step='0'] #drawing .table-svg")
@@ -226,7 +204,7 @@ def test_the_history_table_fits_a_phone(browser, table):
     played(service, app, "goblets", {"players": 4}, seed=5, names=long)
     errors: list[str] = []
     for size, name in ((PHONE, "390x844"), (TABLET, "1024x768")):
-        context, page = page_of(browser, size, errors)
+        context, page = page_in(browser, size, errors)
         try:
             page.goto(f"{base}/history")
             page.wait_for_selector("table.games tr[data-game]")
@@ -248,7 +226,7 @@ def test_a_courtroom_replay_is_drawn_as_the_trial(browser, table):
     frames = service.timeline(game_id)["frames"]
     final = frames[-1]["view"]
     errors: list[str] = []
-    context, page = page_of(browser, TABLET, errors)
+    context, page = page_in(browser, TABLET, errors)
     try:
         page.goto(f"{base}/history/{game_id}")
         page.wait_for_selector("body[data-step='0'] #drawing .vine")
@@ -307,7 +285,7 @@ def test_a_cena_replay_is_drawn_as_the_feast(browser, table):
     frames = service.timeline(game_id)["frames"]
     final = frames[-1]["view"]
     errors: list[str] = []
-    context, page = page_of(browser, TABLET, errors)
+    context, page = page_in(browser, TABLET, errors)
     try:
         page.goto(f"{base}/history/{game_id}")
         page.wait_for_selector("body[data-step='0'] #drawing")
@@ -384,7 +362,7 @@ def test_the_tablet_sums_up_the_game_when_it_ends(browser, table):
     for seat in range(4):
         join(app, seat, NAMES[seat])
     errors: list[str] = []
-    context, page = page_of(browser, TABLET, errors)
+    context, page = page_in(browser, TABLET, errors)
     try:
         page.goto(f"{base}/")
         page.wait_for_selector("#drawing .table-svg")
@@ -448,7 +426,7 @@ def test_a_live_games_replay_names_no_poured_token(browser, table):
     pours = [i for i, f in enumerate(frames) if f["action"]["type"] == "pour"]
     assert pours and all("token" not in frames[i]["action"] for i in pours)
     errors: list[str] = []
-    context, page = page_of(browser, PHONE, errors)
+    context, page = page_in(browser, PHONE, errors)
     try:
         page.goto(f"{base}/history/{game_id}")
         page.wait_for_selector("body[data-step='0'] #drawing .table-svg")
