@@ -13,15 +13,10 @@ import re
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, PIN, TABLET, csrf_of, log_in_as_host
+from webhelpers import PHONE, PIN, TABLET, csrf_of, dashboard, log_in_as_host, page_in, take_a_seat
 
-from companion import config
-from companion.core import registry
 from companion.core.game import PUBLIC
 from companion.core.games.tribunal.cards import synthetic_deck
-from companion.service import Service
-from companion.web import create_app
-from companion.web.server import WebServer
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
 RGB = {"red": "rgb(192, 57, 43)", "white": "rgb(251, 248, 240)", "blue": "rgb(31, 95, 191)"}
@@ -34,18 +29,8 @@ SHORT_VINE = ["", "R", "L", "W", "", "*"]
 def court(tmp_path_factory):
     """A service, its app and the dashboard's server for this module (stopped at its end)."""
     OUT.mkdir(exist_ok=True)
-    settings = config.replace(
-        config.Config(), data_dir=str(tmp_path_factory.mktemp("court")), **{"host.pin": PIN}
-    )
-    service = Service(settings, games=registry.load_all(), rng=random.Random(15))
-    app = create_app(service, settings)
-    server = WebServer(app, host="127.0.0.1", port=0, threads=16).start()
-    try:
-        yield f"http://127.0.0.1:{server.port}", service, app
-    finally:
-        service.hub.close()
-        server.stop()
-        service.close()
+    with dashboard(tmp_path_factory, "court") as served:
+        yield served
 
 
 def trial(service, **options) -> None:
@@ -55,20 +40,13 @@ def trial(service, **options) -> None:
 
 def judge_phone(browser, base, service, errors):
     """The Judge's phone in Chromium, seated through the join page."""
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{base}/join/{service.table.record.join_code}")
-    page.fill("#name", "Anna")
-    page.click('.seat-choice[data-seat="0"]')
-    page.wait_for_selector("body[data-seq] #you-title")
+    context, page = page_in(browser, PHONE, errors)
+    take_a_seat(page, base, service, "Anna", 0)
     return context, page
 
 
 def tablet(browser, base, errors, host=False):
-    context = browser.new_context(**TABLET)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page = page_in(browser, TABLET, errors)
     if host:
         log_in_as_host(page, base)
     page.goto(f"{base}/")

@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, TABLET, dashboard, join, page_errors, page_in
+from webhelpers import PHONE, TABLET, dashboard, join, page_errors, page_in, take_a_seat
 
 from companion.core.game import PUBLIC, Viewer
 
@@ -57,10 +57,7 @@ def seat_phone(browser, base: str, service, errors: list[str]):
     """Chloe's phone in Chromium, seated through the join page (the code the tablet shows)."""
     context, page = page_in(browser, PHONE, errors, init_script=RECORDER)
     page.on("pageerror", lambda error: print("pageerror:", error))
-    page.goto(f"{base}/join/{service.table.record.join_code}")
-    page.fill("#name", NAMES[BROWSER_SEAT])
-    page.click(f'.seat-choice[data-seat="{BROWSER_SEAT}"]')
-    page.wait_for_selector("body[data-seq] #you-title")
+    take_a_seat(page, base, service, NAMES[BROWSER_SEAT], BROWSER_SEAT)
     return context, page
 
 

@@ -110,6 +110,15 @@ def log_in(app):
     return client
 
 
+def take_a_seat(page, base, service, name: str, seat: int) -> None:
+    """Seat a Chromium page through the join page at the code the tablet shows (``name`` typed,
+    ``seat`` chosen), until the seat's page has drawn its first step."""
+    page.goto(f"{base}/join/{service.table.record.join_code}")
+    page.fill("#name", name)
+    page.click(f'.seat-choice[data-seat="{seat}"]')
+    page.wait_for_selector("body[data-seq] #you-title")
+
+
 def log_in_as_host(page, base):
     """Log a Chromium page in as the Host through the Host page's PIN form."""
     page.goto(f"{base}/host")
