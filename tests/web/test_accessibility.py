@@ -20,14 +20,9 @@ import random
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, PIN, TABLET, log_in_as_host
+from webhelpers import PHONE, TABLET, dashboard, log_in_as_host, page_errors
 
-from companion import config
-from companion.core import registry
 from companion.core.game import PUBLIC, Viewer
-from companion.service import Service
-from companion.web import create_app
-from companion.web.server import WebServer
 
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 VIEWPORTS = {"phone": PHONE, "tablet": TABLET}
@@ -77,18 +72,8 @@ def axe_source() -> str:
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     """A service, its app and the dashboard's server for this module (stopped at its end)."""
-    settings = config.replace(
-        config.Config(), data_dir=str(tmp_path_factory.mktemp("axe")), **{"host.pin": PIN}
-    )
-    service = Service(settings, games=registry.load_all(), rng=random.Random(15))
-    app = create_app(service, settings)
-    server = WebServer(app, host="127.0.0.1", port=0, threads=16).start()
-    try:
-        yield f"http://127.0.0.1:{server.port}", service
-    finally:
-        service.hub.close()
-        server.stop()
-        service.close()
+    with dashboard(tmp_path_factory, "axe") as served:
+        yield served
 
 
 class Auditor:
@@ -109,8 +94,7 @@ class Auditor:
     def pages(self):
         """A fresh page in every context, by viewport."""
         for size, context in self.contexts.items():
-            page = context.new_page()
-            page.on("pageerror", lambda error: self.errors.append(str(error)))
+            page = page_errors(context.new_page(), self.errors)
             yield size, page
 
     def audit(self, page, size: str, label: str) -> None:
@@ -188,7 +172,7 @@ def seat_pages(auditor: Auditor, service, label: str, seat_page: str) -> None:
 
 def test_raise_your_goblets_pages(auditor, table):
     """The public table, join, a seat at its turn, the Host (PIN form, controls), Characters."""
-    base, service = table
+    base, service, _app = table
     service.new_game("goblets", {"players": 4})
     play(service, random.Random(1), 3)
     auditor.visit("/", "Goblets table")
@@ -231,7 +215,7 @@ def play_to_the_toast(service) -> None:
 
 def test_the_toast_reveal_on_the_tablet_and_the_phone(auditor, table):
     """The Toast's moment: the tablet's full-screen reveal and the phone's own outcome."""
-    base, service = table
+    base, service, _app = table
     service.new_game("goblets", {"players": 4})
     code = service.table.record.join_code
     pages = dict(auditor.pages())
@@ -254,7 +238,7 @@ def test_the_toast_reveal_on_the_tablet_and_the_phone(auditor, table):
 
 def test_the_courtroom_pages(auditor, table):
     """The Gods Will Have Blood: the courtroom's table and a seat's page."""
-    _base, service = table
+    _base, service, _app = table
     service.new_game("tribunal", {})
     play(service, random.Random(2), 2)
     auditor.visit("/courtroom", "courtroom table")
@@ -265,7 +249,7 @@ def test_the_courtroom_pages(auditor, table):
 
 def test_the_cena_pages(auditor, table):
     """Cena: the tablet's table and a House's phone."""
-    _base, service = table
+    _base, service, _app = table
     service.new_game("cena", {"players": 3})
     play(service, random.Random(3), 4)
     auditor.visit("/cena", "Cena table")
@@ -277,7 +261,7 @@ def test_the_cena_pages(auditor, table):
 def test_history_replays_and_the_error_page(auditor, table):
     """Each game's end on the table, History, each game's replay (played to its end) and the
     error page."""
-    _base, service = table
+    _base, service, _app = table
     ids = {}
     for game, options, seed in (
         ("goblets", {"players": 3}, 4),

@@ -11,19 +11,14 @@ Screenshots of each card on the phone go to test-output/.
 from __future__ import annotations
 
 import html
-import random
 import re
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, PIN, TABLET
+from webhelpers import PHONE, TABLET, dashboard, page_errors
 
-from companion import config
 from companion.core import registry
-from companion.service import Service
-from companion.web import create_app
 from companion.web.rule_cards import CARDS, Term
-from companion.web.server import WebServer
 
 RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
 OUT = Path(__file__).resolve().parents[2] / "test-output"
@@ -85,18 +80,8 @@ def test_the_card_is_served_and_an_unknown_game_is_a_404(client):
 def table(tmp_path_factory):
     """A service, its app and the dashboard's server for this module (stopped at its end)."""
     OUT.mkdir(exist_ok=True)
-    settings = config.replace(
-        config.Config(), data_dir=str(tmp_path_factory.mktemp("rules")), **{"host.pin": PIN}
-    )
-    service = Service(settings, games=registry.load_all(), rng=random.Random(15))
-    app = create_app(service, settings)
-    server = WebServer(app, host="127.0.0.1", port=0, threads=16).start()
-    try:
-        yield f"http://127.0.0.1:{server.port}", service
-    finally:
-        service.hub.close()
-        server.stop()
-        service.close()
+    with dashboard(tmp_path_factory, "rules") as served:
+        yield served
 
 
 MEASURE = """() => {
@@ -121,22 +106,20 @@ MEASURE = """() => {
 @pytest.mark.parametrize("game", list(CARDS))
 def test_the_card_is_reached_from_the_table_and_the_seat(browser, table, game):
     """The table's and the phone's Rules link open the game's card; it reads on the phone."""
-    base, service = table
+    base, service, _app = table
     service.new_game(game, OPTIONS[game])
     errors: list[str] = []
     tablet = browser.new_context(**TABLET)
     phone = browser.new_context(**PHONE)
     try:
-        page = tablet.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page = page_errors(tablet.new_page(), errors)
         page.goto(f"{base}{TABLE_PAGES[game]}")
         page.click("#rules-link")
         page.wait_for_url(f"**/rules/{game}")
         assert page.inner_text("#rules-card h1") == TITLES[game]
         assert page.evaluate(MEASURE)["sideways"] is False
 
-        hand = phone.new_page()
-        hand.on("pageerror", lambda error: errors.append(str(error)))
+        hand = page_errors(phone.new_page(), errors)
         hand.goto(f"{base}/join/{service.table.record.join_code}")
         hand.fill("#name", "Anna")
         hand.click('.seat-choice[data-seat="0"]')
