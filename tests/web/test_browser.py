@@ -12,10 +12,7 @@ from pathlib import Path
 
 import pytest
 from serve_process import served_port, start_serve
-from webhelpers import PHONE, TABLET, log_in_as_host
-
-from companion.web import create_app
-from companion.web.server import WebServer
+from webhelpers import PHONE, TABLET, log_in_as_host, page_errors, serving
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
 
@@ -23,13 +20,8 @@ OUT = Path(__file__).resolve().parents[2] / "test-output"
 @pytest.fixture
 def served(service, settings):
     service.new_game("goblets", {"players": 4})
-    app = create_app(service, settings)
-    server = WebServer(app, host="127.0.0.1", port=0, threads=16).start()
-    try:
-        yield f"http://127.0.0.1:{server.port}", service
-    finally:
-        service.hub.close()
-        server.stop()
+    with serving(service, settings) as (base, _app):
+        yield base, service
 
 
 def test_courtroom_on_the_tablet(browser, served):
@@ -39,7 +31,7 @@ def test_courtroom_on_the_tablet(browser, served):
     errors: list[str] = []
     try:
         page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page_errors(page, errors)
         log_in_as_host(page, base)
         page.goto(f"{base}/courtroom")
         page.click("#start")
@@ -72,7 +64,7 @@ def test_companion_serve_shows_a_live_sensed_game(browser, tmp_path):
     try:
         port = served_port(process)
         page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page_errors(page, errors)
         page.goto(f"http://127.0.0.1:{port}/")
         page.evaluate("window.__loaded = true")
         first = int(page.evaluate("document.body.dataset.seq"))
@@ -102,7 +94,7 @@ def test_the_host_enters_the_tables_characters_and_a_phone_reads_its_own(browser
     errors: list[str] = []
     try:
         page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page_errors(page, errors)
         log_in_as_host(page, base)
         page.goto(f"{base}/host/characters")
         page.wait_for_selector(".card-row")
@@ -131,7 +123,7 @@ def test_the_host_enters_the_tables_characters_and_a_phone_reads_its_own(browser
         assert record.game == "goblets" and len(record.options["characters"]) == 4
 
         phone = phone_context.new_page()
-        phone.on("pageerror", lambda error: errors.append(str(error)))
+        page_errors(phone, errors)
         phone.goto(f"{base}/join/{record.join_code}")
         phone.tap('.seat-choice[data-seat="1"]')  # the Host named this seat: Ben
         phone.wait_for_selector("#you-title:has-text('You are Ben · McToadery')")

@@ -13,12 +13,10 @@ import random
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, TABLET, log_in_as_host
+from webhelpers import PHONE, TABLET, log_in_as_host, page_errors, serving
 
 from companion.core.game import Viewer
 from companion.core.games.cena import rules
-from companion.web import create_app
-from companion.web.server import WebServer
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
 PHONE_SEAT = 1
@@ -27,13 +25,8 @@ PHONE_SEAT = 1
 @pytest.fixture
 def served(service, settings):
     service.new_game("cena", {"players": 3, "host": PHONE_SEAT, "private_feast": True})
-    app = create_app(service, settings)
-    server = WebServer(app, host="127.0.0.1", port=0, threads=8).start()
-    try:
-        yield f"http://127.0.0.1:{server.port}", service
-    finally:
-        service.hub.close()
-        server.stop()
+    with serving(service, settings, threads=8) as (base, _app):
+        yield base, service
 
 
 def seq(page) -> int:
@@ -48,7 +41,7 @@ def test_a_card_played_on_the_phone_appears_on_the_tablet_live(browser, served):
     errors: list[str] = []
     try:
         tablet = tablet_context.new_page()
-        tablet.on("pageerror", lambda error: errors.append(str(error)))
+        page_errors(tablet, errors)
         tablet.goto(f"{base}/cena")
         tablet.wait_for_selector("#cena-table svg .house")
         assert tablet.locator("#cena-table .house").count() == 3
@@ -56,7 +49,7 @@ def test_a_card_played_on_the_phone_appears_on_the_tablet_live(browser, served):
         tablet.evaluate("window.__loaded = true")  # gone if the page ever reloads
 
         phone = phone_context.new_page()
-        phone.on("pageerror", lambda error: errors.append(str(error)))
+        page_errors(phone, errors)
         phone.goto(f"{base}/join/{service.table.record.join_code}")  # the tablet's code
         phone.fill("#name", "Ben")
         phone.tap(f'.seat-choice[data-seat="{PHONE_SEAT}"]')
@@ -146,7 +139,7 @@ def test_the_host_starts_cena_and_the_tablet_shows_the_score_pad(browser, served
     errors: list[str] = []
     try:
         page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page_errors(page, errors)
         log_in_as_host(page, base)
         page.select_option("#game-name", "cena")
         assert page.is_visible("#cena-options") and not page.is_visible("#goblets-options")
@@ -216,7 +209,7 @@ def test_the_host_page_offers_a_random_first_host_for_cena(browser, served):
     errors: list[str] = []
     try:
         page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page_errors(page, errors)
         log_in_as_host(page, base)
         page.select_option("#game-name", "cena")
         page.select_option("#cena-players", "5")
@@ -302,7 +295,7 @@ def test_the_phone_shows_the_trick_above_the_hand_and_no_label_overlaps(browser,
     errors: list[str] = []
     try:
         phone = context.new_page()
-        phone.on("pageerror", lambda error: errors.append(str(error)))
+        page_errors(phone, errors)
         phone.goto(f"{base}/join/{service.table.record.join_code}")
         phone.fill("#name", "Maximiliana")
         phone.tap(f'.seat-choice[data-seat="{PHONE_SEAT}"]')
