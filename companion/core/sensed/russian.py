@@ -31,13 +31,15 @@ Goblets are interchangeable: "no player has Their Goblet"), then follows the Swa
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import Action, Mode
 from companion.core.games.goblets.russian import GOBLETS, RussianState
 from companion.core.games.goblets.tokens import is_kind
+from companion.core.sensed.course import _public
+from companion.core.sensed.intake import EventIntake
 from companion.core.sensed.places import (
     Layout,
     check_place,
@@ -47,7 +49,7 @@ from companion.core.sensed.places import (
     parse_layout,
 )
 from companion.core.sensed.result import Applied, Result
-from companion.core.sensed.table import HOST_EVENTS, MOVES, QUIET_EVENTS, _public
+from companion.core.sensed.table import MOVES
 
 RULE_DRINK_SPOT = (
     'After the Toast, the player to the left of the Toast Caller "drinks" any one of the Goblets '
@@ -57,7 +59,7 @@ ACTING = frozenset({"turns", "toast"})
 """The engine's phases in which a sensed act is a player's action."""
 
 
-class GobletteTable:
+class GobletteTable(EventIntake):
     """A Russian Goblette game driven by sensed events (see the module docstring).
 
     ``state``: a Russian Goblette state (mutated by the actions applied); ``layout``: spot ->
@@ -86,28 +88,8 @@ class GobletteTable:
 
     # ------------------------------------------------------------------ inputs
 
-    def on_events(self, events: Iterable[Mapping[str, Any]]) -> Result:
-        """Take tracker events in the order the tracker reported them."""
-        result = Result()
-        for event in events:
-            result.extend(self.on_event(event))
-        return result
-
-    def on_event(self, event: Mapping[str, Any]) -> Result:
-        """Take one tracker event (:mod:`companion.core.tracking.tracker` for the kinds)."""
-        if not isinstance(event, Mapping) or not isinstance(event.get("event"), str):
-            raise MalformedInput(f"not a tracker event: {event!r}", field="event")
-        kind, t = event["event"], event.get("t")
-        if isinstance(t, int | float) and not isinstance(t, bool):
-            self.now = t if self.now is None else max(self.now, t)
-        result = Result()
-        if kind in HOST_EVENTS:
-            if kind == "conflict":
-                self.conflict = dict(event)
-            result.notices.append({"notice": kind, **_public(event)})
-            return result
-        if kind in QUIET_EVENTS:
-            return result
+    def _on_table_event(self, kind: str, event: Mapping[str, Any]) -> Result:
+        """A lift, a pour or a move at the row of six spots."""
         if kind in MOVES:
             return self._on_layout(event)
         if kind == "lift":
@@ -118,8 +100,7 @@ class GobletteTable:
             if not is_kind(event.get("token")):
                 raise MalformedInput(f"unknown token {event.get('token')!r}", field="token")
         else:
-            result.notices.append({"notice": "unknown_event", "event": _public(event)})
-            return result
+            return self._unknown(event)
         return self._submit(dict(event))
 
     def start_course(self) -> Result:

@@ -21,7 +21,7 @@ the table put right), and the difference is then recorded as the move it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from companion.core.errors import MalformedInput
@@ -30,7 +30,8 @@ from companion.core.games.goblets import abilities as engine_abilities
 from companion.core.games.goblets.tokens import check_contents, is_kind
 from companion.core.sensed import actors
 from companion.core.sensed.abilities import ability_action
-from companion.core.sensed.course import CourseTable, _public
+from companion.core.sensed.course import CourseTable
+from companion.core.sensed.intake import EventIntake
 from companion.core.sensed.places import (
     Layout,
     follow,
@@ -38,12 +39,6 @@ from companion.core.sensed.places import (
 )
 from companion.core.sensed.result import Result
 
-HOST_EVENTS = frozenset({"conflict", "fixed", "unknown_tag", "offline", "online", "pour_corrected"})
-"""Tracker events that are shown to the Host and never become actions. A ``pour_corrected`` (the
-tracker moved a token it had first judged poured into a neighbour's Goblet) has no engine action
-to follow it yet: the Host sees it, and the reveal reports the Goblets whose contents differ."""
-QUIET_EVENTS = frozenset({"emptied", "state"})
-"""Tracker events the table has nothing to do with."""
 MOVES = frozenset({"rotate", "swap", "move", "layout"})
 """Tracker events that change (or restate) which Goblet stands at which place."""
 LATE_REPORT = 2.0
@@ -52,7 +47,7 @@ Goblet is still theirs: the tracker reports a Goblet put back only once it has s
 after the player pressed the button."""
 
 
-class SensedTable(CourseTable):
+class SensedTable(EventIntake, CourseTable):
     """A Raise Your Goblets game driven by sensed events (see the module docstring).
 
     ``state``: a 4-12 player state (mutated in place by the actions applied). ``layout``: place
@@ -68,29 +63,8 @@ class SensedTable(CourseTable):
 
     # ------------------------------------------------------------------ inputs
 
-    def on_events(self, events: Iterable[Mapping[str, Any]]) -> Result:
-        """Take tracker events in the order the tracker reported them."""
-        result = Result()
-        for event in events:
-            result.extend(self.on_event(event))
-        return result
-
-    def on_event(self, event: Mapping[str, Any]) -> Result:
-        """Take one tracker event (see :mod:`companion.core.tracking.tracker` for the kinds)."""
-        if not isinstance(event, Mapping) or not isinstance(event.get("event"), str):
-            raise MalformedInput(f"not a tracker event: {event!r}", field="event")
-        kind = event["event"]
-        t = event.get("t")
-        if isinstance(t, int | float) and not isinstance(t, bool):
-            self.now = t if self.now is None else max(self.now, t)
-        result = Result()
-        if kind in HOST_EVENTS:
-            if kind == "conflict":
-                self.conflict = dict(event)
-            result.notices.append({"notice": kind, **_public(event)})
-            return result
-        if kind in QUIET_EVENTS:
-            return result
+    def _on_table_event(self, kind: str, event: Mapping[str, Any]) -> Result:
+        """A lift (a Peek), a pour or a move at a Raise Your Goblets table."""
         if kind == "lift":
             self._check_name(event.get("goblet"), "goblet")
             self._check_place(event.get("seat"), "seat")
@@ -101,9 +75,7 @@ class SensedTable(CourseTable):
         elif kind in MOVES:
             return self._on_layout(event)
         else:
-            # A kind this table does not know (a newer tracker): shown, never guessed at.
-            result.notices.append({"notice": "unknown_event", "event": _public(event)})
-            return result
+            return self._unknown(event)
         return self._submit(dict(event))
 
     def end_turn(self, seat: int, t: float | None = None) -> Result:
