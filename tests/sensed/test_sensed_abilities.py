@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from by_hand import HOUSES, kinds, pour, poured_first
 
 from companion.core import registry
 from companion.core.errors import MalformedInput
@@ -23,13 +24,6 @@ from companion.core.sensed import Result, SensedSession, SensedTable
 from companion.core.tags import TagRegistry
 from companion.service.setup import check_play
 
-HOUSES = ["de_miceti", "mctoadery", "aconitiers", "wespendorf"]
-FIRST = {
-    "de_miceti": "antidote",
-    "mctoadery": "poison",
-    "aconitiers": "poison",
-    "wespendorf": "wine",
-}
 DECK = [
     {"name": "Schemer", "timing": "course_start", "effect": "swap_any"},
     {"name": "Seer", "timing": "own_turn", "once_per_course": True, "effect": "peek_any"},
@@ -57,21 +51,11 @@ def new_state() -> GobletsState:
     return state
 
 
-def pour(goblet: str, token: str) -> dict:
-    return {"t": 1.0, "event": "pour", "goblet": goblet, "token": token, "uid": "04AA"}
-
-
 def table() -> SensedTable:
     """The initial pour seen: Schemer's "beginning of each Course" ability is asked."""
-    sensed = SensedTable(new_state(), rng=random.Random(1))
-    sensed.start_course()
-    sensed.on_events([pour(g, k) for g, k in FIRST.items()])
+    sensed = poured_first(SensedTable(new_state(), rng=random.Random(1)))
     assert sensed.state.stage == "course_start"
     return sensed
-
-
-def kinds(result: Result) -> list[tuple]:
-    return [(a.action["type"], a.action.get("seat")) for a in result.applied]
 
 
 def warned(result: Result) -> list[str]:

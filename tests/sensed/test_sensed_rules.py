@@ -9,20 +9,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from by_hand import FIRST, HOUSES, kinds, pour, poured_first, warned
 
 from companion.core import registry
 from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.games.goblets import rules
 from companion.core.games.goblets.state import GobletsState
-from companion.core.sensed import Result, SensedTable
-
-HOUSES = ["de_miceti", "mctoadery", "aconitiers", "wespendorf"]
-FIRST = {
-    "de_miceti": "antidote",
-    "mctoadery": "poison",
-    "aconitiers": "poison",
-    "wespendorf": "wine",
-}
+from companion.core.sensed import SensedTable
 
 
 def new_state(**options) -> GobletsState:
@@ -31,24 +24,9 @@ def new_state(**options) -> GobletsState:
     return state
 
 
-def pour(goblet: str, token: str) -> dict:
-    return {"t": 1.0, "event": "pour", "goblet": goblet, "token": token, "uid": "04AA"}
-
-
 def table(rng: bool = True, **options) -> SensedTable:
     """A table whose Course started and whose initial pour is done: seat 1 to play."""
-    sensed = SensedTable(new_state(**options), rng=random.Random(1) if rng else None)
-    sensed.start_course()
-    sensed.on_events([pour(g, k) for g, k in FIRST.items()])
-    return sensed
-
-
-def kinds(result: Result) -> list[tuple]:
-    return [(a.action["type"], a.action.get("seat")) for a in result.applied]
-
-
-def warned(result: Result) -> list[tuple]:
-    return [(e["message"], e["rule"]) for e in result.events if e.get("event") == "rule_warning"]
+    return poured_first(SensedTable(new_state(**options), rng=random.Random(1) if rng else None))
 
 
 # -- the initial pour -----------------------------------------------------------------------

@@ -10,19 +10,13 @@ from __future__ import annotations
 
 import random
 
+from by_hand import HOUSES, kinds, pour, poured_first, warned
+
 from companion.core import registry
 from companion.core.games.goblets import rules
 from companion.core.games.goblets.state import GobletsState
-from companion.core.sensed import Result, SensedTable
+from companion.core.sensed import SensedTable
 from companion.service.setup import check_play
-
-FIRST = {
-    "de_miceti": "antidote",
-    "mctoadery": "poison",
-    "aconitiers": "poison",
-    "wespendorf": "wine",
-}
-HOUSES = list(FIRST)
 
 
 def new_state(players: int = 8) -> GobletsState:
@@ -31,25 +25,11 @@ def new_state(players: int = 8) -> GobletsState:
     return state
 
 
-def pour(goblet: str, token: str) -> dict:
-    return {"t": 1.0, "event": "pour", "goblet": goblet, "token": token, "uid": "04AA"}
-
-
 def table() -> SensedTable:
     """The Course started, the initial pour seen: place 1's pair (seats 2 and 3) to play."""
-    sensed = SensedTable(new_state(), rng=random.Random(3))
-    sensed.start_course()
-    sensed.on_events([pour(g, k) for g, k in FIRST.items()])
+    sensed = poured_first(SensedTable(new_state(), rng=random.Random(3)))
     assert sensed.state.stage == "turns"
     return sensed
-
-
-def kinds(result: Result) -> list[tuple]:
-    return [(a.action["type"], a.action.get("seat")) for a in result.applied]
-
-
-def warned(result: Result) -> list[tuple]:
-    return [(e["message"], e["rule"]) for e in result.events if e.get("event") == "rule_warning"]
 
 
 def test_a_pair_is_one_place_one_goblet_one_reader_spot() -> None:
