@@ -1,4 +1,5 @@
-"""Fixtures: a service on a temporary data directory playing the shell game."""
+"""Fixtures: a service on a temporary data directory playing the shell game; ``sensed``: one
+with every game and the readers attached (the sensed-play tests)."""
 
 import random
 
@@ -6,6 +7,7 @@ import pytest
 import shellgame
 
 from companion import config
+from companion.core import registry
 from companion.service import Service
 
 
@@ -23,3 +25,12 @@ def service(settings):
     svc = Service(settings, games={"shellgame": shellgame.GAME}, rng=random.Random(5))
     yield svc
     svc.close()
+
+
+@pytest.fixture
+def sensed(settings):
+    """A service with every game registered whose table senses with the readers."""
+    service = Service(settings, games=registry.load_all(), rng=random.Random(3))
+    service.sense("readers")
+    yield service
+    service.close()

@@ -8,15 +8,13 @@ read afterwards (here a Swap of two Goblets) journals nothing more.
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
+from demo_end import until_the_end
 
-from companion.core import registry
 from companion.core.errors import IllegalAction
 from companion.core.game import Mode, Viewer
 from companion.core.tags import TagRegistry
-from companion.service import Service
 from companion.service.sensed_demo import SensedDemo
 from companion.service.sensing import SensedTable
 from tests.virtual.test_puppet_characters import DECK as CHARACTERS
@@ -27,14 +25,6 @@ DECK = [
     {"name": "Plain 2"},
     {"name": "Plain 3"},
 ]
-
-
-@pytest.fixture
-def sensed(settings):
-    service = Service(settings, games=registry.load_all(), rng=random.Random(3))
-    service.sense("readers")
-    yield service
-    service.close()
 
 
 def test_a_winetasters_game_is_played_with_the_readers(sensed):
@@ -89,13 +79,7 @@ def test_the_demo_table_plays_winetasters_and_characters(sensed, options):
     sensed.new_game("goblets", demo.options, play="demo")
     demo.start()
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            table = sensed.table
-            if table is not None and table.state.is_over():
-                break
-            time.sleep(0.05)
-        state = sensed.table.state
+        state = until_the_end(sensed)
         assert state.is_over()
         assert state.warnings == []
         entries = sensed.store.entries(sensed.table.record.id)

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
+from demo_end import until_the_end
 
-from companion.core import registry
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import HOST, PUBLIC, Mode, Viewer
 from companion.core.observations import Observation
@@ -23,14 +22,6 @@ from companion.service.sensed_demo import SensedDemo
 from companion.service.sensing import SensedTable
 from companion.virtual import NOISE, Scenario, SimulatedReaders
 from companion.virtual.pour_out import poured_out
-
-
-@pytest.fixture
-def sensed(settings):
-    service = Service(settings, games=registry.load_all(), rng=random.Random(3))
-    service.sense("readers")
-    yield service
-    service.close()
 
 
 def engine_table(state):
@@ -107,13 +98,7 @@ def test_sensed_demo_plays_a_whole_game(sensed):
     sensed.new_game("goblets", demo.options, play="demo")
     demo.start()
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            table = sensed.table
-            if table is not None and table.state.is_over():
-                break
-            time.sleep(0.05)
-        state = sensed.table.state
+        state = until_the_end(sensed)
         assert state.is_over()
         assert len(state.view(PUBLIC)["results"]) == 3
         entries = sensed.store.entries(sensed.table.record.id)

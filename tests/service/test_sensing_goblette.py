@@ -16,7 +16,6 @@ from companion.core.game import Mode
 from companion.core.observations import Observation
 from companion.core.sensed.russian_session import GobletteSession
 from companion.core.tags import TagRegistry
-from companion.service import Service
 from companion.service.sensed_demo import ServiceSink
 from companion.service.sensing import SensedTable
 from companion.service.setup import check_play
@@ -25,14 +24,6 @@ from companion.virtual.goblette_puppet import GoblettePuppeteer
 from companion.virtual.show import Show
 
 OPTIONS = {"variant": "russian_goblette", "players": 2, "vp_to_win": 1}
-
-
-@pytest.fixture
-def sensed(settings):
-    service = Service(settings, games=registry.load_all(), rng=random.Random(3))
-    service.sense("readers")
-    yield service
-    service.close()
 
 
 def test_the_camera_refuses_russian_goblette_and_the_readers_take_it() -> None:
