@@ -20,7 +20,7 @@ import random
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, TABLET, dashboard, log_in_as_host, page_errors
+from webhelpers import PHONE, TABLET, dashboard, log_in_as_host, page_errors, toward_the_toast
 
 from companion.core.game import PUBLIC, Viewer
 
@@ -191,24 +191,13 @@ def test_raise_your_goblets_pages(auditor, table):
     auditor.check()
 
 
-PREFERENCE = ("reveal", "toast", "pour", "pass")
-"""The Toast soon: pour Wine while it lasts, then Toast; every seat reveals when asked."""
-
-
 def play_to_the_toast(service) -> None:
     """Play until the first Toast is scored (the Wine poured, then the Toast called)."""
     for _ in range(200):
         if service.table.state.results:
             return
         seat = service.message(PUBLIC)["to_move"]
-        legal = service.message(Viewer.seat(seat))["legal"]
-        wine = [a for a in legal if a["type"] == "pour" and a["token"] == "wine"]
-        action = next(
-            a
-            for kind in PREFERENCE
-            for a in (wine if kind == "pour" else legal)
-            if a["type"] == kind
-        )
+        action = toward_the_toast(service.message(Viewer.seat(seat))["legal"])
         service.act(action, by=Viewer.seat(seat))
     raise AssertionError("no Toast within 200 actions")
 

@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, TABLET, dashboard, join, page_in
+from webhelpers import PHONE, TABLET, dashboard, join, page_in, watched
 
 from companion.core.game import Viewer
 
@@ -92,9 +92,7 @@ def test_a_goblets_replay_plays_marks_each_change_and_jumps_to_each_toast(browse
     frames = timeline["frames"]
     final = frames[-1]["view"]
     assert final["phase"] == "over" and len(final["results"]) == 3
-    errors: list[str] = []
-    context, page = page_in(browser, TABLET, errors)
-    try:
+    with watched(browser, TABLET) as page:
         page.goto(f"{base}/history/{game_id}")
         page.wait_for_selector("body[data-step='0'] #drawing .table-svg")
         assert page.inner_text("#replay-title") == f"Game {game_id}: how the poison travelled"
@@ -193,9 +191,6 @@ def test_a_goblets_replay_plays_marks_each_change_and_jumps_to_each_toast(browse
         go_to(page, toasts[0][0])
         assert page.evaluate(SIDEWAYS)
         shot(page, "replay-toast-390x844.png")
-    finally:
-        context.close()
-    assert errors == []
 
 
 def test_the_history_table_fits_a_phone(browser, table):
@@ -225,9 +220,7 @@ def test_a_courtroom_replay_is_drawn_as_the_trial(browser, table):
     game_id = played(service, app, "tribunal", {}, seed=7, names=["Judith"])
     frames = service.timeline(game_id)["frames"]
     final = frames[-1]["view"]
-    errors: list[str] = []
-    context, page = page_in(browser, TABLET, errors)
-    try:
+    with watched(browser, TABLET) as page:
         page.goto(f"{base}/history/{game_id}")
         page.wait_for_selector("body[data-step='0'] #drawing .vine")
         assert page.inner_text("#replay-title") == f"Game {game_id}: the trial, hearing by hearing"
@@ -274,9 +267,6 @@ def test_a_courtroom_replay_is_drawn_as_the_trial(browser, table):
         page.set_viewport_size(PHONE["viewport"])
         assert page.evaluate(SIDEWAYS)
         shot(page, "replay-court-390x844.png")
-    finally:
-        context.close()
-    assert errors == []
 
 
 def test_a_cena_replay_is_drawn_as_the_feast(browser, table):
@@ -284,9 +274,7 @@ def test_a_cena_replay_is_drawn_as_the_feast(browser, table):
     game_id = played(service, app, "cena", {"players": 3}, seed=9)
     frames = service.timeline(game_id)["frames"]
     final = frames[-1]["view"]
-    errors: list[str] = []
-    context, page = page_in(browser, TABLET, errors)
-    try:
+    with watched(browser, TABLET) as page:
         page.goto(f"{base}/history/{game_id}")
         page.wait_for_selector("body[data-step='0'] #drawing")
         assert page.inner_text("#replay-title") == f"Game {game_id}: the feast, trick by trick"
@@ -335,9 +323,6 @@ def test_a_cena_replay_is_drawn_as_the_feast(browser, table):
         page.set_viewport_size(PHONE["viewport"])
         assert page.evaluate(SIDEWAYS)
         shot(page, "replay-cena-390x844.png")
-    finally:
-        context.close()
-    assert errors == []
 
 
 SUMMARY_SIZES = """() => {
@@ -361,9 +346,7 @@ def test_the_tablet_sums_up_the_game_when_it_ends(browser, table):
     service.new_game("goblets", {"players": 4, "hidden_vp": True})
     for seat in range(4):
         join(app, seat, NAMES[seat])
-    errors: list[str] = []
-    context, page = page_in(browser, TABLET, errors)
-    try:
+    with watched(browser, TABLET) as page:
         page.goto(f"{base}/")
         page.wait_for_selector("#drawing .table-svg")
         assert page.is_hidden("#summary")
@@ -400,9 +383,6 @@ def test_the_tablet_sums_up_the_game_when_it_ends(browser, table):
         page.click("#summary a.button")
         page.wait_for_selector("#replay-title")
         assert page.url.endswith(f"/history/{service.table.record.id}")
-    finally:
-        context.close()
-    assert errors == []
 
 
 def test_a_live_games_replay_names_no_poured_token(browser, table):
@@ -425,9 +405,7 @@ def test_a_live_games_replay_names_no_poured_token(browser, table):
     frames = service.timeline(game_id)["frames"]
     pours = [i for i, f in enumerate(frames) if f["action"]["type"] == "pour"]
     assert pours and all("token" not in frames[i]["action"] for i in pours)
-    errors: list[str] = []
-    context, page = page_in(browser, PHONE, errors)
-    try:
+    with watched(browser, PHONE) as page:
         page.goto(f"{base}/history/{game_id}")
         page.wait_for_selector("body[data-step='0'] #drawing .table-svg")
         go_to(page, pours[-1])
@@ -441,6 +419,3 @@ def test_a_live_games_replay_names_no_poured_token(browser, table):
         assert page.locator("#moments .moment").first.inner_text() == "Toast · Course 1"
         assert page.evaluate(SIDEWAYS)
         shot(page, "replay-live-390x844.png")
-    finally:
-        context.close()
-    assert errors == []

@@ -13,7 +13,17 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, TABLET, dashboard, join, page_errors, page_in, take_a_seat
+from webhelpers import (
+    PHONE,
+    TABLET,
+    dashboard,
+    join,
+    page_errors,
+    page_in,
+    take_a_seat,
+    toward_the_toast,
+    watched,
+)
 
 from companion.core.game import PUBLIC, Viewer
 
@@ -74,9 +84,6 @@ def tap_and_wait(phone, selector: str) -> None:
     phone.wait_for_function("n => Number(document.body.dataset.answered) > n", arg=answered)
 
 
-PREFERENCE = ("reveal", "toast", "pour", "pass")
-
-
 def play_to_the_toast(service, phones: dict, phone, stop_at_the_call: bool = False) -> None:
     """Play until the first Toast is scored: the API phones pour Wine, then Toast; every seat
     reveals when asked; Chloe (in the browser ``phone``, if any) taps Reveal or Pass.
@@ -91,16 +98,7 @@ def play_to_the_toast(service, phones: dict, phone, stop_at_the_call: bool = Fal
             kind = "reveal" if phone.locator('#actions [data-type="reveal"]').count() else "pass"
             tap_and_wait(phone, f'#actions [data-type="{kind}"]')
         else:
-            legal = service.message(Viewer.seat(seat))["legal"]
-            wine = [a for a in legal if a["type"] == "pour" and a["token"] == "wine"]
-            action = next(
-                (
-                    a
-                    for kind in PREFERENCE
-                    for a in (wine if kind == "pour" else legal)
-                    if a["type"] == kind
-                ),
-            )
+            action = toward_the_toast(service.message(Viewer.seat(seat))["legal"])
             assert phones[seat].act(action).status_code == 200
         if phone is not None:
             wait_seq(phone, service)
@@ -241,9 +239,7 @@ CLIPPED = """() => {
 def test_the_tablet_reads_at_arms_length(browser, table):
     base, service, app = table
     phones = people_game(service, app, browser_seat=None)
-    errors: list[str] = []
-    context, page = page_in(browser, TABLET, errors)
-    try:
+    with watched(browser, TABLET) as page:
         page.goto(f"{base}/")
         page.wait_for_selector("#drawing .place.moving")
         wait_seq(page, service)
@@ -272,9 +268,6 @@ def test_the_tablet_reads_at_arms_length(browser, table):
         wait_seq(page, service)
         assert page.inner_text("#headline") == "Ben (McToadery) — their turn, action 2 of 2"
         page.screenshot(path=str(OUT / "moments-tablet-1024x768.png"), animations="disabled")
-    finally:
-        context.close()
-    assert errors == []
 
 
 LOW_CONTRAST = """() => {
@@ -383,9 +376,7 @@ def test_the_toast_is_revealed_goblet_by_goblet_from_the_callers_left(browser, t
     tablet shows the reveal full screen, one Goblet at a time in that order, then the VP."""
     base, service, app = table
     phones = people_game(service, app, browser_seat=None, hidden_vp=False)
-    errors: list[str] = []
-    context, page = page_in(browser, TABLET, errors)
-    try:
+    with watched(browser, TABLET) as page:
         page.goto(f"{base}/")
         page.wait_for_selector("#drawing .place.moving")
         play_to_the_toast(service, phones, None, stop_at_the_call=True)
@@ -417,6 +408,3 @@ def test_the_toast_is_revealed_goblet_by_goblet_from_the_callers_left(browser, t
         page.screenshot(path=str(OUT / "moments-tablet-reveal-1024x768.png"), animations="disabled")
         page.click("#reveal-moment button")
         assert page.is_hidden("#reveal-moment")
-    finally:
-        context.close()
-    assert errors == []

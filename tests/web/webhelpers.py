@@ -3,7 +3,8 @@
 The browser tests' one harness: :func:`dashboard` (a service, its app and the dashboard's real
 server for a module, all three stopped at its end), :func:`serving` (the server alone, for a
 service a test already has) and :func:`page_in` (a Chromium page at a phone's or the tablet's
-size whose script errors are collected).
+size whose script errors are collected; :func:`watched`: one for a block, which must end with
+none).
 """
 
 import random
@@ -100,6 +101,22 @@ def seat_responses(client):
     ]
 
 
+TOWARD_THE_TOAST = ("reveal", "toast", "pour", "pass")
+"""The Toast soon: reveal when asked, Toast once the Wine is gone, pour Wine while it lasts."""
+
+
+def toward_the_toast(legal: list[dict]) -> dict:
+    """Of a seat's ``legal`` actions, the one that brings the Toast soonest
+    (:data:`TOWARD_THE_TOAST`; the only pour taken is a Wine's)."""
+    wine = [a for a in legal if a["type"] == "pour" and a["token"] == "wine"]
+    return next(
+        a
+        for kind in TOWARD_THE_TOAST
+        for a in (wine if kind == "pour" else legal)
+        if a["type"] == kind
+    )
+
+
 def log_in(app):
     """A test client logged in as the Host through the API."""
     client = app.test_client()
@@ -172,6 +189,19 @@ def page_errors(page, errors: list[str]):
     empty); the page."""
     page.on("pageerror", lambda error: errors.append(str(error)))
     return page
+
+
+@contextmanager
+def watched(browser, size: dict, init_script: str | None = None):
+    """A page as :func:`page_in` makes it, for the block; then its context is closed and the
+    page must have had no script error (checked only when the block itself passed)."""
+    errors: list[str] = []
+    context, page = page_in(browser, size, errors, init_script)
+    try:
+        yield page
+    finally:
+        context.close()
+    assert errors == []
 
 
 def page_in(browser, size: dict, errors: list[str], init_script: str | None = None):
