@@ -201,7 +201,7 @@ def watched(browser, size: dict, init_script: str | None = None):
         yield page
     finally:
         context.close()
-    assert errors == []
+    assert errors == [], errors
 
 
 def page_in(browser, size: dict, errors: list[str], init_script: str | None = None):
