@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from webhelpers import PHONE, PIN, TABLET, csrf_of, dashboard, log_in_as_host, page_in, take_a_seat
+from webhelpers import PHONE, PIN, TABLET, csrf_of, dashboard, log_in_as_host, take_a_seat, watched
 
 from companion.core.game import PUBLIC
 from companion.core.games.tribunal.cards import synthetic_deck
@@ -38,20 +38,12 @@ def trial(service, **options) -> None:
     assert service.table.record.play == "phones"
 
 
-def judge_phone(browser, base, service, errors):
-    """The Judge's phone in Chromium, seated through the join page."""
-    context, page = page_in(browser, PHONE, errors)
-    take_a_seat(page, base, service, "Anna", 0)
-    return context, page
-
-
-def tablet(browser, base, errors, host=False):
-    context, page = page_in(browser, TABLET, errors)
+def the_court(page, base, host=False) -> None:
+    """The tablet shows the courtroom (its Host logged in first if ``host``)."""
     if host:
         log_in_as_host(page, base)
     page.goto(f"{base}/")
     page.wait_for_selector("#court")
-    return context, page
 
 
 def wait_seq(service, *pages) -> None:
@@ -95,10 +87,9 @@ def test_the_judge_draws_each_cube_from_the_bag(browser, court):
     """Two taps, two cubes, each out of the bag in its colour; the odds before the draw only."""
     base, service, _app = court
     trial(service, second_draw="always")
-    errors: list[str] = []
-    phone_context, phone = judge_phone(browser, base, service, errors)
-    table_context, table = tablet(browser, base, errors)
-    try:
+    with watched(browser, PHONE) as phone, watched(browser, TABLET) as table:
+        take_a_seat(phone, base, service, "Anna", 0)  # the Judge's phone
+        the_court(table, base)
         tap(service, phone, '#actions [data-type="hear"]', table)
         odds = service.message(PUBLIC)["view"]["odds"]
         for page in (phone, table):  # before the verdict: both verdicts' exact odds
@@ -147,10 +138,6 @@ def test_the_judge_draws_each_cube_from_the_bag(browser, court):
             assert page.locator("#actions button#bag").count() == 0
         phone.screenshot(path=str(OUT / "court-sentence-390x844.png"), animations="disabled")
         table.screenshot(path=str(OUT / "court-sentence-1024x768.png"), animations="disabled")
-    finally:
-        phone_context.close()
-        table_context.close()
-    assert errors == []
 
 
 VINE_ROWS = """() => [...document.querySelectorAll('#vine .space')].map((li) => ({
@@ -165,10 +152,9 @@ VINE_ROWS = """() => [...document.querySelectorAll('#vine .space')].map((li) => 
 def test_the_vine_is_labelled_the_blue_cube_waits_on_w_and_comes_out_blue(browser, court):
     base, service, app = court
     trial(service, vine=SHORT_VINE)
-    errors: list[str] = []
-    phone_context, phone = judge_phone(browser, base, service, errors)
-    table_context, table = tablet(browser, base, errors)
-    try:
+    with watched(browser, PHONE) as phone, watched(browser, TABLET) as table:
+        take_a_seat(phone, base, service, "Anna", 0)  # the Judge's phone
+        the_court(table, base)
         rows = table.evaluate(VINE_ROWS)
         assert [r["index"] for r in rows] == [5, 4, 3, 2, 1, 0]  # the top space first
         by = {r["index"]: r for r in rows}
@@ -225,19 +211,14 @@ def test_the_vine_is_labelled_the_blue_cube_waits_on_w_and_comes_out_blue(browse
             assert shown[0]["colour"] == "blue" and shown[0]["bg"] == RGB["blue"]
             assert shown[0]["word"] == "first cube: blue"
         table.screenshot(path=str(OUT / "court-blue-cube-1024x768.png"), animations="disabled")
-    finally:
-        phone_context.close()
-        table_context.close()
-    assert errors == []
 
 
 def test_the_sentence_is_the_cards_printed_lines_and_the_log_reads(browser, court):
     base, service, _app = court
     trial(service, deck=synthetic_deck(random.Random(4)))
-    errors: list[str] = []
-    phone_context, phone = judge_phone(browser, base, service, errors)
-    table_context, table = tablet(browser, base, errors)
-    try:
+    with watched(browser, PHONE) as phone, watched(browser, TABLET) as table:
+        take_a_seat(phone, base, service, "Anna", 0)  # the Judge's phone
+        the_court(table, base)
         for _ in range(30):  # until a sentence with printed effects is being carried out
             view = service.message(PUBLIC)["view"]
             if view["phase"] == "sentence" and view["pending"]["effects"]:
@@ -275,10 +256,6 @@ def test_the_sentence_is_the_cards_printed_lines_and_the_log_reads(browser, cour
         assert any(line.startswith(lines[0]) for line in log)
         table.screenshot(path=str(OUT / "court-printed-1024x768.png"), animations="disabled")
         phone.screenshot(path=str(OUT / "court-printed-390x844.png"), animations="disabled")
-    finally:
-        phone_context.close()
-        table_context.close()
-    assert errors == []
 
 
 SIZES = """() => {
@@ -317,10 +294,9 @@ def test_tap_targets_and_text_at_arms_length(browser, court):
     at each moment (verdict, draw, the anonymous card's lines, the log); the phone's targets too."""
     base, service, _app = court
     trial(service)
-    errors: list[str] = []
-    table_context, table = tablet(browser, base, errors, host=True)
-    phone_context, phone = judge_phone(browser, base, service, errors)
-    try:
+    with watched(browser, TABLET) as table, watched(browser, PHONE) as phone:
+        the_court(table, base, host=True)
+        take_a_seat(phone, base, service, "Anna", 0)  # the Judge's phone
         seen = set()
         for _ in range(40):
             view = service.message(PUBLIC)["view"]
@@ -342,7 +318,3 @@ def test_tap_targets_and_text_at_arms_length(browser, court):
             else:
                 tap(service, table, "#actions button.action", phone)
         assert {"hear", "verdict", "draw", "sentence"} <= seen
-    finally:
-        table_context.close()
-        phone_context.close()
-    assert errors == []
