@@ -58,6 +58,7 @@ const Goblets = (() => {
     svg.append(CB.svg("ellipse", {cx, cy, rx: 180, ry: 170, class: "table-top"}));
     const mover = view.step ? view.step.place : null;
     const readers = message.readers || {};
+    const move = lastMove(message);
     const cards = [];
     view.places.forEach((place, i) => {
       const angle = -Math.PI / 2 + (2 * Math.PI * i) / n;
@@ -67,7 +68,11 @@ const Goblets = (() => {
       const mine = options.mine === i, moving = i === mover;
       const g = CB.svg("g", {class: "place" + (moving ? " moving" : "") + (mine ? " mine" : ""), "data-place": i});
       if (place.ring) {
-        g.append(ring(gx, gy, 26, place.ring));
+        const moved = move && move.places.includes(i);
+        const goblet = ring(gx, gy, 26, place.ring);
+        if (moved) goblet.classList.add("moved-" + move.kind);
+        if (moved && move.fresh) goblet.classList.add("just-moved");
+        g.append(goblet);
       } else {
         g.append(CB.svg("circle", {cx: gx, cy: gy, r: 18, class: "no-goblet"}));
       }
@@ -98,9 +103,43 @@ const Goblets = (() => {
       svg.append(g);
       cards.push({sx, sy, box, texts, dot});
     });
+    if (move) {
+      // The last move by a shape at the table's centre and in words in the drawing's free
+      // top-left corner: not by motion alone.
+      svg.append(CB.svg("text", {x: cx, y: cy + 14, "text-anchor": "middle", class: "last-move-mark",
+        "aria-hidden": "true", text: move.mark}));
+      svg.append(CB.svg("text", {x: 8, y: 22, "text-anchor": "start", class: "last-move-head",
+        text: "Last move"}));
+      svg.append(CB.svg("text", {x: 8, y: 50, "text-anchor": "start", class: "last-move",
+        "data-kind": move.kind, text: move.words}));
+    }
     container.replaceChildren(svg);
     for (const c of cards) layoutCard(c);
     if (options.legend) legend(options.legend, view);
+  }
+
+  /* The last rotate or swap, if it is the table's newest event: its kind, the places whose
+     Goblets moved (every place for a rotate) and its words. Drawn until the next event, its
+     Goblets animated once when the drawing first shows it (the CSS's just-moved). */
+  let animated = null;  // the last move already animated (the drawing is redrawn per message)
+  function lastMove(message) {
+    const view = message.view || {};
+    const events = message.events || [];
+    const e = events.length ? events[events.length - 1] : null;
+    if (!e || !view.places) return null;
+    let move = null;
+    if (e.event === "rotate") {
+      const arrow = e.direction === "widdershins" ? "↺" : "↻";
+      move = {kind: "rotate", places: view.places.map((_, i) => i), mark: arrow,
+        words: `${arrow} rotated ${e.direction || ""}`.trim()};
+    } else if (e.event === "swap" && Array.isArray(e.goblets)) {
+      move = {kind: "swap", places: e.goblets, mark: "⇄", words: "⇄ swapped"};
+    }
+    if (!move) return null;
+    const key = `${message.game_id}:${e.seq}`;
+    move.fresh = key !== animated;
+    animated = key;
+    return move;
   }
 
   /* Size a place's card to its words and keep it wholly inside the drawing (names never clipped). */
