@@ -18,10 +18,8 @@ import pytest
 from companion.core import registry
 from companion.core.errors import MalformedInput
 from companion.core.game import CHANCE, Mode
-from companion.core.sensed import SensedSession
-from companion.virtual import NOISE
 from companion.virtual.puppet import Puppeteer, Sensed
-from companion.virtual.show import SessionSink, Show
+from tests.virtual import variant_play
 
 SEEDS = (0, 1)
 """The first two seeds at every table size. Of seeds 0-7 at 4, 5 and 6 players and the three
@@ -31,19 +29,7 @@ met a spurious lift at the start of the reading."""
 
 def play(seed: int, players: int, noise: str, courses: int = 2, reveal: str = "readers"):
     options = {"players": players, "characters": [], "courses": courses}
-    puppet = Puppeteer.new_game(random.Random(seed), options, reveal=reveal)
-    state = registry.get("goblets").new_state(options)
-    layout = dict(enumerate(puppet.table.layout))
-    session = SensedSession(state, puppet.table.registry, layout=layout, rng=random.Random(seed))
-    sink = SessionSink(session)
-    show = Show(puppet, sink, NOISE[noise], random.Random(seed + 1))
-
-    def done() -> bool:
-        return puppet.is_over and session.state.is_over()
-
-    show.play(done, limit=3000.0)
-    assert done(), f"the game did not end (table time {show.now:.0f} s)"
-    return puppet, sink
+    return variant_play.play(seed, options, noise, reveal=reveal)
 
 
 def replayed(options: dict, actions: list[dict]):

@@ -19,10 +19,13 @@ from companion.virtual.puppet import Puppeteer
 from companion.virtual.show import SessionSink, Show
 
 
-def play(seed: int, options: dict[str, Any], noise: str) -> tuple[Puppeteer, SessionSink]:
-    """A whole game (``options``: the engine's, ``characters`` default none) read at ``noise``."""
+def play(
+    seed: int, options: dict[str, Any], noise: str, **puppet_options: Any
+) -> tuple[Puppeteer, SessionSink]:
+    """A whole game (``options``: the engine's, ``characters`` default none) read at ``noise``;
+    ``puppet_options`` go to the puppeteer (``reveal=``)."""
     options = {"characters": [], **options}
-    puppet = Puppeteer.new_game(random.Random(seed), options)
+    puppet = Puppeteer.new_game(random.Random(seed), options, **puppet_options)
     state = registry.get("goblets").new_state(options)
     layout = dict(enumerate(puppet.table.layout))
     session = SensedSession(state, puppet.table.registry, layout=layout, rng=random.Random(seed))
