@@ -156,12 +156,6 @@ class Service(SeatsAndViewers):
         """How a game's actions are applied: recorded when sensors read it, else enforced."""
         return Mode.RECORDING if self.is_sensed(record) else Mode.ENFORCING
 
-    @property
-    def default_mode(self) -> Mode:
-        """The mode of the current game (the Host's hand entries default to it)."""
-        table = self.table
-        return Mode.ENFORCING if table is None else self.mode_of(table.record)
-
     # -- the demo switch ------------------------------------------------------------------------
 
     def offer_demo(self, *, sensed: bool) -> None:

@@ -124,13 +124,6 @@ class SensedSession:
             obs = self._without_lying_out(obs)
         return self._feed(self.tracker.observe(obs), obs.t)
 
-    def observe_many(self, observations: Iterable[Observation]) -> Result:
-        """Many snapshots, in delivery order."""
-        result = Result()
-        for obs in observations:
-            result.extend(self.observe(obs))
-        return result
-
     def advance(self, t: float) -> Result:
         """Time passes with no snapshot (lets a settling layout be believed)."""
         self._now = max(self._now, t)

@@ -106,10 +106,7 @@ def apply(state: GobletsModel, action: Action, mode: Mode) -> list[Event]:
     if kind in CHANCE_ACTIONS:
         return setup.apply_chance(state, action, mode) + settle(state)
     if state.phase == Phase.SHOOTOUT:
-        events = [{"event": e.get("type"), **e} for e in state.shootout.apply(action, mode)]
-        if state.shootout.is_over():
-            events.extend(toast.finish(state, state.shootout.winners()))
-        return events
+        return toast.shootout_apply(state, action, mode)
     if kind not in PLAYER_ACTIONS:
         known = ", ".join([*CHANCE_ACTIONS, *PLAYER_ACTIONS])
         raise MalformedInput(f"unknown action type {kind!r} (known: {known})", field="type")
