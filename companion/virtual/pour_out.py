@@ -13,7 +13,7 @@ back where it stood.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 
 from companion.virtual.scenario import Hands, Motion, Scenario
@@ -94,16 +94,3 @@ def poured_out(
     return replace(
         scenario, motions=tuple(sorted(motions, key=lambda m: m.t)), duration=round(t + tail, 3)
     )
-
-
-def contents_of(tags: Mapping[str, Sequence[str]], registry) -> dict[str, dict[str, int]]:  # type: ignore[no-untyped-def]
-    """Goblet -> token kind -> count, from the tags in each (rings left out)."""
-    out: dict[str, dict[str, int]] = {}
-    for goblet, uids in tags.items():
-        counts: dict[str, int] = {}
-        for uid in uids:
-            kind = registry.token_kind(uid)
-            if kind is not None:
-                counts[kind.value] = counts.get(kind.value, 0) + 1
-        out[goblet] = dict(sorted(counts.items()))
-    return out
