@@ -12,7 +12,6 @@ Actions are plain JSON-able dicts with a ``"type"`` key, so a journal can store 
 
 from __future__ import annotations
 
-import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from companion.core.copies import clone_of
 from companion.core.errors import MalformedInput
 
 Action = dict[str, Any]
@@ -190,8 +190,8 @@ class GameState(ABC):
         return None
 
     def clone(self) -> GameState:
-        """An independent deep copy."""
-        return copy.deepcopy(self)
+        """An independent copy sharing nothing mutable (see :func:`.copies.clone_of`)."""
+        return clone_of(self)
 
 
 class Game(ABC):

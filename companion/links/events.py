@@ -100,4 +100,3 @@ def item_of(record: Record, t: float, node: str | None, link: str) -> LinkItem |
     if isinstance(record, Log):
         return NodeLog(t, node, record.level, record.text)
     return None
-

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from companion.core.copies import clone_of
 from companion.core.game import CHANCE
 from companion.core.games.cena.alliances import Played
 from companion.core.games.cena.options import RANDOM, CenaOptions
@@ -79,7 +80,7 @@ class CenaModel:
 
     def clone(self) -> CenaModel:
         """An independent copy; the validated options (immutable) are shared, not copied."""
-        return copy.deepcopy(self, {id(self.options): self.options})
+        return clone_of(self)
 
     @property
     def poison(self) -> int | None:

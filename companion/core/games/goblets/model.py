@@ -20,12 +20,11 @@ known by its Coaster ring (a House id) and, in the arrays, by ``goblet_at[place]
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from dataclasses import dataclass, field
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
+from companion.core.copies import clone_of
 from companion.core.game import CHANCE, Event
 from companion.core.games.goblets.characters import Character
 from companion.core.games.goblets.houses import HOUSES
@@ -104,20 +103,6 @@ def empty_into(counts_from: dict[str, int], counts_to: dict[str, int]) -> None:
     """Move every token of ``counts_from`` into ``counts_to``."""
     for kind, n in list(counts_from.items()):
         move(counts_from, counts_to, kind, n)
-
-
-def _copied(value: Any) -> Any:
-    """A copy of ``value`` sharing nothing mutable: plain data recursively, immutable values as
-    they are, anything else (the shoot-out's own state) deep-copied."""
-    if isinstance(value, dict):
-        return {key: _copied(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copied(item) for item in value]
-    if value is None or isinstance(value, str | int | float | Enum | tuple | frozenset):
-        return value
-    if dataclasses.is_dataclass(value) and type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
-        return value
-    return copy.deepcopy(value)
 
 
 @dataclass(init=False, eq=False, repr=False)
@@ -205,9 +190,7 @@ class GobletsModel:
     def clone(self) -> GobletsModel:
         """An independent copy: every attribute (declared or not) copied, sharing nothing
         mutable, so a refused action's trial can never leak into the state it was made from."""
-        new = object.__new__(type(self))
-        new.__dict__.update({key: _copied(value) for key, value in vars(self).items()})
-        return new
+        return clone_of(self)
 
     # -- queries ---------------------------------------------------------------------------
 

@@ -7,9 +7,9 @@ and the queries on them. No rule is applied here.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from companion.core.copies import clone_of
 from companion.core.game import CHANCE, Event
 from companion.core.games.tribunal.board import Board
 from companion.core.games.tribunal.cards import Card
@@ -60,7 +60,7 @@ class TribunalModel:
 
     def clone(self) -> TribunalModel:
         """An independent copy; the validated options (immutable) are shared, not copied."""
-        return copy.deepcopy(self, {id(self.options): self.options})
+        return clone_of(self)
 
     def is_turned_over(self) -> bool:
         """True once the judgment has passed: "turn the Accused Card over and carry out the
