@@ -26,6 +26,12 @@ from companion.core.tags import TagRegistry
 from companion.core.tracking import Tracker
 from companion.links import wire
 
+HOST_CALL_US = 20.0
+"""Host time per SPI transfer call (see ``SimSPI.call_us``), modelled, not measured: a
+MicroPython method call and an ESP-IDF SPI transaction's set-up take tens of microseconds on
+an ESP32 (hardware/README.md); 20 us is the low end. Without it the drivers' wait loops polled
+a register every 4 us of modelled time, a rate no node reaches, and a Course took minutes."""
+
 
 class CourseTable:
     """``scenario.seats`` MFRC522 seats read by one node; ``play()`` runs the whole Course."""
@@ -41,7 +47,7 @@ class CourseTable:
         self.miss = miss
         self.rng = random.Random(seed)
         self.clock = SimClock()
-        spi = SimSPI(self.clock)
+        spi = SimSPI(self.clock, call_us=HOST_CALL_US)
         n = scenario.seats
         self.fields = [Field() for _ in range(n)]
         readers = {}

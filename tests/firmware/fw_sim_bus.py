@@ -90,11 +90,18 @@ class SimPin:
 
 
 class SimSPI:
-    """A shared SPI bus: byte-by-byte full duplex to whichever device is selected."""
+    """A shared SPI bus: byte-by-byte full duplex to whichever device is selected.
 
-    def __init__(self, clock=None, baudrate=4_000_000):
+    ``call_us`` is host time charged once per transfer call, before its first byte: the
+    interpreter's method call and the SPI peripheral's transaction set-up, which a real node
+    spends on every register access (0, the default, charges only the bytes on the wire: the
+    drivers' own tests measure them against the chips' timing alone).
+    """
+
+    def __init__(self, clock=None, baudrate=4_000_000, call_us=0.0):
         self.clock = clock or SimClock()
         self.baudrate = baudrate
+        self.call_us = call_us
         self.devices = []
         self.bytes_moved = 0
         self._selected = []
@@ -128,6 +135,8 @@ class SimSPI:
         # Each byte first costs its SPI time (8 bits at ``baudrate``), then meets the devices,
         # so a model that reads the clock in ``xfer`` sees the time its byte ends.
         selected = self._selected
+        if self.call_us:
+            self.clock.advance(self.call_us)
         # A deselected device that keeps driving MISO (``holds_miso``, set by a test between
         # transfers) pulls the line on every byte.
         holding = [
