@@ -19,7 +19,7 @@ def byte():
 done = 0
 for k in range(1, 17):
     clock = SimClock()
-    spi = SimSPI(clock)
+    spi = SimSPI(clock, call_us=20)  # a node's host time per call (fw_course.HOST_CALL_US)
     cards = [Tag14443A(bytes([4] + [byte() for _ in range(6)])) for _ in range(k)]
     chip = ChipMFRC522([Field(cards)], clock, seed=k)
     reader = mfrc522.MFRC522(spi, spi.attach(chip, "cs-rc"), clock=clock)
