@@ -33,18 +33,54 @@ def export(store: JournalStore, game_id: int) -> dict[str, Any]:
     return store.export(game_id)
 
 
-def timeline(store: JournalStore, games: Mapping[str, Game], game_id: int) -> dict[str, Any]:
+MEMO_GAMES = 4
+"""Replays :func:`timeline` keeps (the History page and its JSON ask for the same game)."""
+
+
+def timeline(
+    store: JournalStore,
+    games: Mapping[str, Game],
+    game_id: int,
+    memo: dict[int, tuple[tuple, list]] | None = None,
+) -> dict[str, Any]:
     """Replay frames of everything up to the latest public reveal (all of a finished game).
 
     Each frame is an action as the public may see it and the public view after it. While the
     game goes on, each action is redacted by the game (a pour without its token, a deal without
     its cards); once it is over, nothing is secret and the actions are shown as journaled.
+
+    ``memo`` keeps the frames of the last :data:`MEMO_GAMES` games replayed, by the journal's
+    length and whether the game is over: a journal only grows (an undo is an entry too), so the
+    same key is the same replay, and a game of hundreds of actions is not replayed again for
+    each look at its History page. The frames are shared: callers only read them.
     """
     record = store.game(game_id)
     if record.game not in games:
         raise NotFound(f"game {record.game!r} is not installed")
-    game = games[record.game]
-    live = live_entries(store.entries(game_id))
+    entries = store.entries(game_id)
+    key = (len(entries), entries[-1].seq if entries else 0, record.is_finished)
+    kept = memo.get(game_id) if memo is not None else None
+    if kept is not None and kept[0] == key:
+        frames = kept[1]
+    else:
+        frames = _frames(games[record.game], record, entries)
+        if memo is not None:
+            memo.pop(game_id, None)
+            memo[game_id] = (key, frames)
+            while len(memo) > MEMO_GAMES:
+                del memo[next(iter(memo))]  # the least recently replayed
+    return {
+        "game_id": game_id,
+        "game": record.game,
+        "finished": record.is_finished,
+        "names": _names(store, game_id),
+        "frames": frames,
+    }
+
+
+def _frames(game: Game, record, entries) -> list[dict[str, Any]]:
+    """The replay frames of ``entries``, up to the latest public reveal unless the game is over."""
+    live = live_entries(entries)
     state = game.new_state(record.options)
     frames: list[dict[str, Any]] = []
     through = len(live) - 1 if record.is_finished else -1
@@ -62,13 +98,7 @@ def timeline(store: JournalStore, games: Mapping[str, Game], game_id: int) -> di
                 "view": state.view(PUBLIC),
             }
         )
-    return {
-        "game_id": game_id,
-        "game": record.game,
-        "finished": record.is_finished,
-        "names": _names(store, game_id),
-        "frames": frames[: through + 1],
-    }
+    return frames[: through + 1]
 
 
 def _names(store: JournalStore, game_id: int) -> dict[int, str]:

@@ -102,6 +102,8 @@ class Service(SeatsAndViewers):
         """On a sensed table, where a seat's phone input goes (Pass or Toast) instead."""
         self.sensing: Any = None
         """The sensed session of the current game (companion.service.sensing), if any."""
+        self.timelines: dict[int, tuple[tuple, list]] = {}
+        """The last games' replay frames (:func:`companion.service.history.timeline`'s memo)."""
 
     # -- life cycle -------------------------------------------------------------------------
 
@@ -385,4 +387,4 @@ class Service(SeatsAndViewers):
 
     def timeline(self, game_id: int) -> dict[str, Any]:
         """Replay frames of everything up to the latest public reveal (all of a finished game)."""
-        return replay_timeline(self.store, self.games, game_id)
+        return replay_timeline(self.store, self.games, game_id, self.timelines)

@@ -15,6 +15,7 @@ from companion import config
 from companion.core import registry
 from companion.core.game import CHANCE, Viewer
 from companion.service import Service
+from companion.service.history import timeline
 
 
 @pytest.fixture
@@ -65,3 +66,25 @@ def test_the_table_may_show_each_courses_pours_once_revealed(service):
     play_until(service, lambda state: state.course == 2)
     shown = pours(service.timeline(game))
     assert shown and all("token" in p for p in shown)
+
+
+def test_the_replay_is_kept_until_the_journal_grows_or_an_undo_is_journaled(service):
+    """The History page and its JSON ask for the same replay: kept, but never stale."""
+    service.new_game("goblets", {"players": 4})
+    play_until(service, lambda state: bool(state.results))  # Course 1 revealed: frames to show
+    game = service.table.record.id
+
+    def fresh():
+        return timeline(service.store, service.games, game)  # replayed now, no memo
+
+    first = service.timeline(game)
+    assert first["frames"] and first == fresh()
+    assert service.timeline(game)["frames"] is first["frames"]  # the same replay, not redone
+    play_until(service, lambda state: state.course == 2 and len(state.legal_actions()) > 1)
+    seat = service.table.state.to_move()
+    service.act(service.table.state.legal_actions()[0], by=Viewer.seat(seat))
+    grown = service.timeline(game)
+    assert grown["frames"] is not first["frames"] and grown == fresh()
+    service.undo()
+    undone = service.timeline(game)
+    assert undone["frames"] is not grown["frames"] and undone == fresh()
