@@ -26,9 +26,10 @@ from webhelpers import (
 )
 
 from companion.core.game import PUBLIC, Viewer
+from companion.web.auth import SEAT_COOKIE
 
 OUT = Path(__file__).resolve().parents[2] / "test-output"
-NAMES = ["Anna", "Ben", "Chloe", "Dan"]
+NAMES = ["Anna", "Ben", "Chloe", "Dan", "Eve", "Frederick"]
 BROWSER_SEAT = 2
 """Chloe's seat: the second to act in a Course (the first is the Host's left, Ben)."""
 
@@ -212,7 +213,8 @@ TEXT_SIZES = """() => {
       const m = el.getScreenCTM();
       size *= Math.hypot(m.a, m.b);
     }
-    out.push({text: node.textContent.trim().slice(0, 40), size, cls: el.getAttribute("class")});
+    out.push({text: node.textContent.trim().slice(0, 40), size, cls: el.getAttribute("class"),
+      drawn: el instanceof SVGElement});
   }
   return out;
 }"""
@@ -234,6 +236,30 @@ CLIPPED = """() => {
   return out;
 }"""
 """Every name on the drawing not wholly inside its place's card and the drawing."""
+
+OVERLAPS = """() => {
+  const out = [];
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const places = [...document.querySelectorAll("#drawing .place")].map((p) => ({
+    name: p.querySelector(".seat-label").textContent,
+    box: p.querySelector(".card-box").getBoundingClientRect(),
+    goblet: p.querySelector(".spot").getBoundingClientRect(),
+    texts: [...p.querySelectorAll("text")].map((t) => [t.textContent, t.getBoundingClientRect()]),
+  }));
+  for (const a of places) {
+    for (const b of places.filter((p) => p !== a)) {
+      if (meets(a.box, b.box)) out.push(`${a.name} on ${b.name}`);
+      if (meets(a.goblet, b.box)) out.push(`${a.name}'s Goblet on ${b.name}`);
+    }
+    for (const [text, r] of a.texts) {
+      if (meets(a.goblet, r)) out.push(`${a.name}'s Goblet on ${text}`);
+    }
+  }
+  return out;
+}"""
+"""On the drawing, every place's card over another's, and every Goblet over another card or
+over its own card's words."""
 
 
 def test_the_tablet_reads_at_arms_length(browser, table):
@@ -268,6 +294,25 @@ def test_the_tablet_reads_at_arms_length(browser, table):
         wait_seq(page, service)
         assert page.inner_text("#headline") == "Ben (McToadery) — their turn, action 2 of 2"
         page.screenshot(path=str(OUT / "moments-tablet-1024x768.png"), animations="disabled")
+
+    # Ben's phone: its drawing at 16 px and more, no name clipped, nothing drawn over a card,
+    # with four places and with six (the most around one table).
+    for players in (4, 6):
+        if players == 6:
+            phones = people_game(service, app, players=6, browser_seat=None)
+        with watched(browser, PHONE) as phone:
+            cookie = phones[1].client.get_cookie(SEAT_COOKIE)
+            phone.context.add_cookies([{"name": SEAT_COOKIE, "value": cookie.value, "url": base}])
+            phone.goto(f"{base}/seat")
+            phone.wait_for_selector("#drawing .place.moving.mine")
+            drawn = [s for s in phone.evaluate(TEXT_SIZES) if s["drawn"]]
+            assert {s["text"] for s in drawn} >= {"▶ TO ACT", "McToadery", "YOU · Ben"}, drawn
+            assert len(drawn) == players * 3 + 1
+            assert [s for s in drawn if s["size"] < 16] == [], drawn
+            assert phone.evaluate(CLIPPED) == []
+            assert phone.evaluate(OVERLAPS) == []
+            shot = OUT / f"moments-phone-drawing-{players}-390x844.png"
+            phone.locator("#drawing").screenshot(path=str(shot), animations="disabled")
 
 
 LOW_CONTRAST = """() => {

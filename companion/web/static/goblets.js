@@ -36,6 +36,7 @@ const Goblets = (() => {
   }
 
   const W = 660, H = 540;  // the drawing's own units: about one unit a pixel on the tablet
+  const PHONE_W = 340;     // a phone's drawing: about one unit a pixel on a 390 px phone
   const READER_SHAPES = {  // colour never alone: each reader state has its own shape too
     online: (x, y) => CB.svg("circle", {cx: x, cy: y, r: 9}),
     virtual: (x, y) => CB.svg("circle", {cx: x, cy: y, r: 9}),
@@ -45,17 +46,20 @@ const Goblets = (() => {
 
   /* The drawn table: one place per House around an oval table, the goblet standing there with its
      Coaster ring (colour, pattern and, on the place's card, its name), whose turn (a card drawn
-     thick and dashed with "TO ACT" on it: never by colour alone), and each seat's reader health. */
+     thick and dashed with "TO ACT" on it: never by colour alone), and each seat's reader health.
+     ``options.phone``: drawn for a phone's narrow screen (phoneLayout), its words as large. */
   function draw(container, message, options = {}) {
     if (!container) return;
     const view = message.view || {};
-    if (view.variant === "russian_goblette") { container.replaceChildren(row(message)); return; }
+    const phone = Boolean(options.phone);
+    if (view.variant === "russian_goblette") { container.replaceChildren(row(message, phone)); return; }
     if (!view.places) { container.replaceChildren(fallback(message)); return; }
     const cx = W / 2, cy = H / 2, n = view.places.length;
-    const svg = CB.svg("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", class: "table-svg",
+    const svg = CB.svg("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", class: "table-svg" + (phone ? " phone-svg" : ""),
       "aria-label": "The table: seats, Houses and the coaster ring at each place"});
     svg.append(patterns());
-    svg.append(CB.svg("ellipse", {cx, cy, rx: 180, ry: 170, class: "table-top"}));
+    const tableTop = CB.svg("ellipse", {cx, cy, rx: 180, ry: 170, class: "table-top"});
+    svg.append(tableTop);
     const mover = view.step ? view.step.place : null;
     const readers = message.readers || {};
     const move = lastMove(message);
@@ -67,17 +71,19 @@ const Goblets = (() => {
       const h = house(place.house);
       const mine = options.mine === i, moving = i === mover;
       const g = CB.svg("g", {class: "place" + (moving ? " moving" : "") + (mine ? " mine" : ""), "data-place": i});
+      // The Goblet's spot, moved as a whole by the layout (its ring's pulse is its own transform).
+      const spot = CB.svg("g", {class: "spot", transform: `translate(${gx} ${gy})`});
       if (place.ring) {
         const moved = move && move.places.includes(i);
-        const goblet = ring(gx, gy, 26, place.ring);
+        const goblet = ring(0, 0, phone ? 15 : 26, place.ring);
         if (moved) goblet.classList.add("moved-" + move.kind);
         if (moved && move.fresh) goblet.classList.add("just-moved");
-        g.append(goblet);
+        spot.append(goblet);
       } else {
-        g.append(CB.svg("circle", {cx: gx, cy: gy, r: 18, class: "no-goblet"}));
+        spot.append(CB.svg("circle", {cx: 0, cy: 0, r: phone ? 11 : 18, class: "no-goblet"}));
       }
       if (options.contents && place.ring && options.contents[place.ring]) {
-        g.append(CB.svg("text", {x: gx, y: gy + 46, "text-anchor": "middle", class: "contents-label",
+        spot.append(CB.svg("text", {x: 0, y: 46, "text-anchor": "middle", class: "contents-label",
           text: contents(options.contents[place.ring])}));
       }
       const names = place.seats.map((s) => (CB.players[s] || {}).name || "").filter((x) => x).join(" + ");
@@ -87,6 +93,7 @@ const Goblets = (() => {
       if (mine || names) lines.push(["seat-sub", mine ? `YOU${names ? " · " + names : ""}` : names]);
       if (place.ring) lines.push(["ring-label", `${house(place.ring).colourName} ${house(place.ring).pattern}`]);
       const card = CB.svg("g", {class: "seat-card"});
+      if (!phone) g.append(spot);
       const box = CB.svg("rect", {rx: 12, class: "card-box", stroke: h.colour});
       card.append(box);
       const texts = lines.map(([cls, text]) => CB.svg("text", {"text-anchor": "middle", class: cls, text}));
@@ -99,22 +106,28 @@ const Goblets = (() => {
         card.append(dot);
       }
       g.append(card);
+      if (phone) g.append(spot);  // on the phone the Goblet stands on its card
       g.append(CB.svg("title", {text: `${h.name} (${h.colourName}) — goblet with ${place.ring ? house(place.ring).name + "'s ring" : "no ring"}${moving ? " — to act" : ""}`}));
       svg.append(g);
-      cards.push({sx, sy, box, texts, dot});
+      cards.push({angle, sx, sy, box, texts, dot, spot});
     });
+    const notes = [];
     if (move) {
-      // The last move by a shape at the table's centre and in words in the drawing's free
-      // top-left corner: not by motion alone.
-      svg.append(CB.svg("text", {x: cx, y: cy + 14, "text-anchor": "middle", class: "last-move-mark",
-        "aria-hidden": "true", text: move.mark}));
-      svg.append(CB.svg("text", {x: 8, y: 22, "text-anchor": "start", class: "last-move-head",
+      // The last move by a shape at the table's centre (the tablet's) and in words in the
+      // drawing's free top-left corner: not by motion alone.
+      if (!phone) {
+        svg.append(CB.svg("text", {x: cx, y: cy + 14, "text-anchor": "middle", class: "last-move-mark",
+          "aria-hidden": "true", text: move.mark}));
+      }
+      notes.push(CB.svg("text", {x: 8, y: 22, "text-anchor": "start", class: "last-move-head",
         text: "Last move"}));
-      svg.append(CB.svg("text", {x: 8, y: 50, "text-anchor": "start", class: "last-move",
+      notes.push(CB.svg("text", {x: 8, y: 50, "text-anchor": "start", class: "last-move",
         "data-kind": move.kind, text: move.words}));
+      svg.append(...notes);
     }
     container.replaceChildren(svg);
-    for (const c of cards) layoutCard(c);
+    if (phone) phoneLayout(svg, tableTop, cards, notes);
+    else for (const c of cards) layoutCard(c);
     if (options.legend) legend(options.legend, view);
   }
 
@@ -159,6 +172,54 @@ const Goblets = (() => {
     if (dot) dot.setAttribute("transform", `translate(${x + width - 4} ${y + 4})`);
   }
 
+  /* A phone's drawing, PHONE_W units wide and as tall as it needs: each place's card holds its
+     Goblet on the side facing the table, in a left, a right or a middle column by the place's
+     angle around the table, the cards from the top of the table to its bottom in that order,
+     each below every earlier card it would overlap (so none ever does, however long its
+     words); the last move's words in a band above. */
+  function phoneLayout(svg, tableTop, cards, notes) {
+    const R = 15, PAD = 9, GAP = 12, EDGE = 6;
+    const band = notes.length ? 60 : 0;
+    notes.forEach((t, i) => { t.setAttribute("x", EDGE); t.setAttribute("y", 22 + i * 26); });
+    for (const c of cards) {
+      c.sizes = c.texts.map((t) => parseFloat(getComputedStyle(t).fontSize) || 17);
+      const text = Math.max(...c.texts.map((t) => { try { return t.getComputedTextLength(); } catch (e) { return 120; } }));
+      c.w = Math.min(text + 2 * R + 3 * PAD, PHONE_W - 2 * EDGE);
+      c.h = Math.max(c.sizes.reduce((a, b) => a + b * 1.18, 0) + 12, 2 * R + 2 * PAD);
+      const cos = Math.cos(c.angle);
+      c.side = Math.abs(cos) < 0.35 ? 0 : Math.sign(cos);
+      c.x = c.side < 0 ? EDGE : c.side > 0 ? PHONE_W - EDGE - c.w : (PHONE_W - c.w) / 2;
+    }
+    const height = (c) => Math.round(Math.sin(c.angle) * 1000);  // level places level; the right first
+    const order = cards.slice().sort((a, b) => height(a) - height(b) || b.side - a.side);
+    const placed = [];
+    for (const c of order) {
+      c.y = band + EDGE;
+      for (const p of placed) {
+        if (c.x < p.x + p.w + GAP && p.x < c.x + c.w + GAP) c.y = Math.max(c.y, p.y + p.h + GAP);
+      }
+      placed.push(c);
+    }
+    for (const c of cards) {
+      c.box.setAttribute("x", c.x); c.box.setAttribute("y", c.y);
+      c.box.setAttribute("width", c.w); c.box.setAttribute("height", c.h);
+      const inward = c.side < 0;  // a left card's Goblet at its right, towards the table
+      c.spot.setAttribute("transform", `translate(${inward ? c.x + c.w - PAD - R : c.x + PAD + R} ${c.y + c.h / 2})`);
+      const middle = inward ? c.x + (c.w - 2 * R - PAD) / 2 : c.x + 2 * R + PAD + (c.w - 2 * R - PAD) / 2;
+      let baseline = c.y + 6;
+      c.texts.forEach((t, i) => {
+        baseline += c.sizes[i] * 1.18;
+        t.setAttribute("x", middle); t.setAttribute("y", baseline - c.sizes[i] * 0.25);
+      });
+      if (c.dot) c.dot.setAttribute("transform", `translate(${c.x + c.w - 4} ${c.y + 4})`);
+    }
+    const bottom = Math.max(...cards.map((c) => c.y + c.h)) + EDGE;
+    const middleY = (band + bottom) / 2;
+    tableTop.setAttribute("cx", PHONE_W / 2); tableTop.setAttribute("cy", middleY);
+    tableTop.setAttribute("rx", PHONE_W / 2 - 50); tableTop.setAttribute("ry", Math.max((bottom - band) / 2 - 30, 30));
+    svg.setAttribute("viewBox", `0 0 ${PHONE_W} ${bottom}`);
+  }
+
   function legend(node, view) {
     node.replaceChildren(...(view.places || []).map((place) => {
       const h = house(place.house), r = place.ring ? house(place.ring) : null;
@@ -169,22 +230,27 @@ const Goblets = (() => {
     }));
   }
 
-  /* Russian Goblette: six Goblets in a row, no rings, no places ("no player has Their Goblet"). */
-  function row(message) {
+  /* Russian Goblette: six Goblets in a row, no rings, no places ("no player has Their Goblet");
+     on a phone in rows of three, who drank each on its own line under it. */
+  function row(message, phone = false) {
     const view = message.view || {};
     const goblets = view.goblets || [];
-    const width = 460, step = width / Math.max(goblets.length, 1);
-    const svg = CB.svg("svg", {viewBox: `0 0 ${width} 150`, role: "img", class: "table-svg row-svg",
-      "aria-label": "Six Goblets in a row"});
-    svg.append(CB.svg("rect", {x: 0, y: 20, width, height: 110, rx: 16, fill: "#5b3a1e"}));
+    const across = phone ? 3 : Math.max(goblets.length, 1), rows = Math.ceil(goblets.length / across) || 1;
+    const width = phone ? PHONE_W : 460, step = width / across, tall = phone ? 150 : 110;
+    const svg = CB.svg("svg", {viewBox: `0 0 ${width} ${tall * rows + 40}`, role: "img",
+      class: "table-svg row-svg" + (phone ? " phone-svg" : ""), "aria-label": "Six Goblets in a row"});
+    svg.append(CB.svg("rect", {x: 0, y: 20, width, height: tall * rows, rx: 16, fill: "#5b3a1e"}));
     goblets.forEach((g, i) => {
-      const x = step * (i + 0.5);
+      const x = step * (i % across + 0.5), y = 62 + tall * Math.floor(i / across);
       const drunk = g.drunk_by !== null && g.drunk_by !== undefined;
       const node = CB.svg("g", {class: "goblet" + (drunk ? " drunk" : ""), "data-goblet": i});
-      node.append(CB.svg("circle", {cx: x, cy: 62, r: 24, fill: drunk ? (g.poisoned ? "#b00020" : "#2e7d32") : "#f5efe2", stroke: "#333", "stroke-width": 2}));
-      node.append(CB.svg("text", {x, y: 69, "text-anchor": "middle", class: "seat-label", text: String(i + 1)}));
-      node.append(CB.svg("text", {x, y: 112, "text-anchor": "middle", class: "contents-label",
-        text: drunk ? `${seatName(g.drunk_by)} · ${g.poisoned ? "☠ poisoned" : "✓ survived"}` : ""}));
+      node.append(CB.svg("circle", {cx: x, cy: y, r: 24, fill: drunk ? (g.poisoned ? "#b00020" : "#2e7d32") : "#f5efe2", stroke: "#333", "stroke-width": 2}));
+      node.append(CB.svg("text", {x, y: y + 7, "text-anchor": "middle", class: "seat-label", text: String(i + 1)}));
+      const verdict = drunk ? (g.poisoned ? "☠ poisoned" : "✓ survived") : "";
+      const who = drunk ? (phone ? (CB.players[g.drunk_by] || {}).name || seatName(g.drunk_by) : seatName(g.drunk_by)) : "";
+      const lines = phone ? [who, verdict] : [drunk ? `${who} · ${verdict}` : ""];
+      lines.forEach((text, k) => node.append(CB.svg("text", {x, y: y + 50 + k * 22, "text-anchor": "middle",
+        class: "contents-label", text})));
       svg.append(node);
     });
     return svg;

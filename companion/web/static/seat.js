@@ -181,7 +181,7 @@
     if (!mine) picked = null;
     CB.fill("actions", actions(message));
     CB.fill("you", you(message));
-    Goblets.draw(document.getElementById("drawing"), message, {mine: view.you ? view.you.place : null});
+    Goblets.draw(document.getElementById("drawing"), message, {mine: view.you ? view.you.place : null, phone: true});
     Goblets.feed(document.getElementById("feed"), message);
     wasMine = mine;
     document.body.dataset.seq = message.seq;
