@@ -65,8 +65,10 @@ def people_game(
 
 
 def seat_phone(browser, base: str, service, errors: list[str]):
-    """Chloe's phone in Chromium, seated through the join page (the code the tablet shows)."""
+    """Chloe's phone in Chromium, seated through the join page (the code the tablet shows), its
+    clock Playwright's (flowing as the real one until a test moves it on)."""
     context, page = page_in(browser, PHONE, errors, init_script=RECORDER)
+    context.clock.install()
     page.on("pageerror", lambda error: print("pageerror:", error))
     take_a_seat(page, base, service, NAMES[BROWSER_SEAT], BROWSER_SEAT)
     return context, page
@@ -180,11 +182,15 @@ def test_the_phone_tells_its_turn_groups_its_actions_and_shows_its_own_outcome(b
         assert phone.evaluate("document.body.dataset.myturn") == "yes"
         assert phone.is_visible("#turn-banner")
 
-        # The others pour their Wine and call the Toast; Chloe's phone shows her own outcome only.
+        # The others pour their Wine and call the Toast; Chloe's phone shows her own outcome only,
+        # once the tablet's reveal has come to her Goblet (test_the_phone_tells_its_outcome_...;
+        # here the phone's clock is moved past the whole reveal).
         play_to_the_toast(service, phones, phone)
         result = service.table.state.results[-1]
         mine = result["places"][service.table.state.place_index(BROWSER_SEAT)]
         phone.wait_for_selector("#outcome:visible", timeout=5_000)
+        phone.clock.fast_forward(10_000)
+        phone.wait_for_selector("body[data-outcome=poisoned], body[data-outcome=survived]")
         text = phone.inner_text("#outcome")
         verdict = "you were poisoned" if mine["poisoned"] else "you survived"
         assert f"Course 1: {verdict}" in text
@@ -416,27 +422,101 @@ def test_the_table_installs_stays_awake_goes_dark_and_never_says_it_by_colour_al
     assert errors == []
 
 
+STAMPS = """
+window.__goblets = {};
+window.__outcome = null;
+new MutationObserver(() => {
+  const now = Date.now();
+  for (const goblet of document.querySelectorAll("#reveal-moment .reveal-goblet")) {
+    if (!(goblet.dataset.place in window.__goblets)) window.__goblets[goblet.dataset.place] = now;
+  }
+  const outcome = document.getElementById("outcome");
+  if (outcome && !outcome.hidden && !window.__outcome
+      && /you survived|you were poisoned/.test(outcome.innerText)) {
+    window.__outcome = {at: now, text: outcome.innerText,
+      rest: document.body.innerText.replace(outcome.innerText, "")};
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+"""Stamped by the page's clock as the page changes: when the tablet first showed each place's
+Goblet, and when the phone first told its verdict, with its text then and the rest of its page.
+(Each page's clock is Playwright's, installed at the same real time and flowing as it does, so
+the two pages' stamps are on one time line until a test moves a clock on.)"""
+
+VERDICTS = ("poisoned", "survived", "scored")
+"""Words that would tell a verdict or a score (lower case)."""
+
+
 def test_the_toast_is_revealed_goblet_by_goblet_from_the_callers_left(browser, table):
     """ "Starting with the player to the left of the Toast Caller and proceeding clockwise": the
-    tablet shows the reveal full screen, one Goblet at a time in that order, then the VP."""
+    tablet shows the reveal full screen, one Goblet at a time in that order, then the VP; a phone
+    tells its player's own outcome when the tablet shows their Goblet, never before it (the
+    table's moment spoiled) and within about a second of it; until then it says the Toast is
+    being revealed on the table, and then it quotes no one else's outcome."""
     base, service, app = table
     phones = people_game(service, app, browser_seat=None, hidden_vp=False)
-    with watched(browser, TABLET) as page:
+    with (
+        watched(browser, TABLET, init_script=STAMPS) as page,
+        watched(browser, PHONE, init_script=STAMPS) as phone,
+    ):
+        page.clock.install()
+        phone.clock.install()
         page.goto(f"{base}/")
         page.wait_for_selector("#drawing .place.moving")
         play_to_the_toast(service, phones, None, stop_at_the_call=True)
         wait_seq(page, service)
         assert page.inner_text("#toast").startswith("The Toast! Called by ")  # said at once
         assert page.inner_text("#headline").startswith("The Toast is called! ")
-        play_to_the_toast(service, phones, None)
+
+        # The phone of the place revealed second opens its seat's page (its cookie, as it joined).
         state = service.table.state
-        result = state.results[-1]
-        caller = state.place_index(result["toast_caller"])
+        caller = state.place_index(state.toast_caller)
         order = [(caller + k) % 4 for k in range(1, 5)]
+        mine = order[1]
+        seat = state.places[mine]["seats"][0]
+        cookie = phones[seat].client.get_cookie(SEAT_COOKIE)
+        phone.context.add_cookies([{"name": SEAT_COOKIE, "value": cookie.value, "url": base}])
+        phone.goto(f"{base}/seat")
+        phone.wait_for_selector("body[data-seq] #you-title")
+        for online in (page, phone):  # both online: the Toast's message reaches both as it is sent
+            online.wait_for_selector("#live-status.ok")
+        assert phone.is_hidden("#outcome")
+
+        play_to_the_toast(service, phones, None)
+        result = service.table.state.results[-1]
         page.wait_for_selector("#reveal-moment .reveal-goblet")
         assert page.locator("#reveal-moment .reveal-goblet").count() == 1  # one at a time
         box = page.locator("#reveal-moment").bounding_box()
         assert (box["width"], box["height"]) == (1024, 768)  # the whole screen
+
+        phone.wait_for_selector("#outcome:visible", timeout=5_000)
+        waiting = phone.inner_text("#outcome")
+        if phone.evaluate("window.__outcome") is None:  # (a loaded machine may be past it)
+            assert "being revealed on the table" in waiting, waiting
+            early = phone.inner_text("body").lower()
+            assert [w for w in VERDICTS if w in early] == [], early
+            phone.screenshot(
+                path=str(OUT / "moments-phone-waiting-390x844.png"), animations="disabled"
+            )
+        phone.wait_for_function("() => window.__outcome", timeout=10_000)
+        page.wait_for_function("p => window.__goblets[p]", arg=mine, timeout=10_000)
+        told = phone.evaluate("window.__outcome")
+        at = page.evaluate("window.__goblets")[str(mine)]
+        # Never before the tablet shows that Goblet (the two pages' messages may arrive some ms
+        # apart; telling it at once would be a whole second early) and within about a second.
+        assert told["at"] >= at - 500, f"told {at - told['at']} ms before the tablet showed it"
+        assert told["at"] <= at + 1000, f"told {told['at'] - at} ms after the tablet showed it"
+        # Its own outcome only: its Goblet's verdict and VP, no other House or player, and
+        # nothing else on the page tells a verdict or a score yet.
+        verdict = "you were poisoned" if result["places"][mine]["poisoned"] else "you survived"
+        assert f"Course 1: {verdict}" in told["text"], told["text"]
+        assert f"+{result['vp'][seat]} VP" in told["text"], told["text"]
+        others = ["De Miceti", "McToadery", "Aconitiers", "Wespendorf", *NAMES]
+        assert [w for w in others if w in told["text"]] == [], told["text"]
+        assert [w for w in VERDICTS if w in told["rest"].lower()] == [], told["rest"]
+        phone.screenshot(path=str(OUT / "moments-phone-told-390x844.png"), animations="disabled")
+
+        page.clock.fast_forward(10_000)  # the rest of the reveal, in the tablet's modelled time
         page.wait_for_selector("body[data-reveal=done]", timeout=10_000)
         goblets = page.locator("#reveal-moment .reveal-goblet")
         shown = [int(g.get_attribute("data-place")) for g in goblets.all()]

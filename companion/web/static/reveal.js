@@ -2,10 +2,10 @@
    order the server's view gives (from the Toast Caller's left clockwise, the Caller's last), each
    Goblet's tokens drawn with the Antidotes and the Poison they removed struck through, its verdict
    in a word and a shape, then the Course's VP (or, with hidden VP, that they stay hidden) and the
-   standings. Every rule's answer (the order, the Poison left, the verdicts, the VP) is the view's. */
+   standings, at the times reveal_schedule.js gives (the phones read the same). Every rule's answer
+   (the order, the Poison left, the verdicts, the VP) is the view's. */
 "use strict";
 const Reveal = (() => {
-  const STEP = 1000;  // ms between two Goblets: long enough to read, short enough to keep the pace
   const LETTER = {wine: "W", poison: "P", antidote: "A"};
   let timers = [];
 
@@ -85,13 +85,13 @@ const Reveal = (() => {
     node.hidden = false;
     document.body.dataset.reveal = "showing";
     button.focus();
-    reveal.order.forEach((p, i) => timers.push(setTimeout(() => {
+    reveal.order.forEach((p) => timers.push(setTimeout(() => {
       list.append(goblet(result.places[p], reveal.poison_left[p]));
-    }, i * STEP)));
+    }, RevealSchedule.goblet(reveal, p))));
     timers.push(setTimeout(() => {
       after.replaceChildren(...scores(message, result, reveal.order));
       document.body.dataset.reveal = "done";
-    }, reveal.order.length * STEP));
+    }, RevealSchedule.scores(reveal)));
   }
 
   document.addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });

@@ -1,6 +1,7 @@
 /* A player's phone: on their turn a banner (with a buzz and an optional chime), the actions first
-   and grouped (Pour: pick a token kind, then a Goblet), at the reveal their own outcome only; then
-   who they are and their own secrets. The seat is the phone's own (its cookie); when it ends the
+   and grouped (Pour: pick a token kind, then a Goblet), at the reveal their own outcome only, when
+   the tablet shows their Goblet (reveal_schedule.js: one schedule for both); then who they are and
+   their own secrets. The seat is the phone's own (its cookie); when it ends the
    page asks to join again. Every rule's answer comes from the server's view (legal, you.outcome). */
 "use strict";
 (() => {
@@ -8,6 +9,10 @@
   let wasMine = null;       // whether the last render was this seat's turn (null: first render)
   let dismissed = null;     // the outcome the player closed ("game:course")
   let shown = null;         // the newest message drawn
+  let drawnOnce = false;    // whether the page has drawn a message (its first is from before it)
+  const heard = {};         // "game:course" -> performance.now() when that Toast's outcome came
+  let momentTimer = null;   // until the next moment of the Toast's reveal on the tablet
+  let outcomeShown = null;  // the outcome on screen now ("game:course"), once its moment came
   const MUTE_KEY = "cupbearer-muted";
   const chime = new Audio("/static/turn.wav");
   chime.preload = "auto";
@@ -49,14 +54,15 @@
     ];
     if (me.character) out.push(CB.el("p", {}, CB.el("strong", {}, "Your Character: "), me.character, character(message, me.seat)));
     if (me.winetaster_card) out.push(CB.el("p", {}, CB.el("strong", {}, "Your Winetaster card: "), me.winetaster_card));
-    if (me.vp !== undefined && me.vp !== null) out.push(CB.el("p", {}, CB.el("strong", {}, "Your VP: "), String(me.vp)));
+    // While the table reveals the Toast the VP would tell the verdict before the player's Goblet.
+    if (me.vp !== undefined && me.vp !== null) out.push(CB.el("p", {}, CB.el("strong", {}, "Your VP: "),
+      telling(message) ? "after the reveal" : String(me.vp)));
     out.push(CB.el("p", {}, CB.el("strong", {}, "What you peeked: "), peeks(me.peeks || [])));
     return out;
   }
 
   function play(action) {
-    const own = ownOutcome(shown || {});
-    if (own) dismissed = `${shown.game_id}:${own.course}`;  // seen: they play on
+    if (outcomeShown) dismissed = outcomeShown;  // seen: they play on
     picked = null;
     return CB.act("/api/seat/act", {action}, render, {once: true});
   }
@@ -148,16 +154,71 @@
     return (view.you ? view.you.outcome : view.outcome) || null;
   }
 
+  /* The Toast's two moments on this phone, as performance.now() times: ``told``, when it shows
+     its player's own outcome (when the tablet shows their Goblet), and ``scored``, when the
+     Course's scores are shown (with the tablet's). Counted from the arrival of the Toast's
+     message, as the tablet counts its reveal; at once for an outcome from before the page
+     opened, or one the table does not reveal Goblet by Goblet (no reveal order in the view, as
+     in Russian Goblette). Null before the game's first Toast. */
+  function moments(message) {
+    const own = ownOutcome(message);
+    if (!own) return null;
+    const key = `${message.game_id}:${own.course}`;
+    if (!(key in heard)) heard[key] = drawnOnce ? performance.now() : -Infinity;
+    const start = heard[key];
+    const view = message.view || {}, reveal = view.reveal, me = view.you;
+    if (!reveal || reveal.course !== own.course || !me) return {told: start, scored: start};
+    return {told: start + RevealSchedule.goblet(reveal, me.place), scored: start + RevealSchedule.scores(reveal)};
+  }
+
+  /* Whether the tablet is still revealing the Goblets before this player's own. */
+  function telling(message) {
+    const m = moments(message);
+    return Boolean(m) && performance.now() < m.told;
+  }
+
+  /* Whether the tablet has not shown the Course's scores yet. */
+  function scoring(message) {
+    const m = moments(message);
+    return Boolean(m) && performance.now() < m.scored;
+  }
+
+  /* The page drawn again at the next moment of the reveal still to come. */
+  function atNextMoment(message) {
+    clearTimeout(momentTimer);
+    const m = moments(message), now = performance.now();
+    const next = m ? [m.told, m.scored].filter((t) => t > now) : [];
+    if (next.length) momentTimer = setTimeout(() => render(shown), Math.min(...next) - now);
+  }
+
   function outcome(message) {
     // The player's own verdict of the latest Toast, from their seat's view: never anyone else's.
     const own = ownOutcome(message);
     const node = document.getElementById("outcome");
     const key = own ? `${message.game_id}:${own.course}` : null;
+    outcomeShown = null;
     node.hidden = !own || key === dismissed;
-    document.body.dataset.outcome = own && !node.hidden ? (own.poisoned ? "poisoned" : "survived") : "";
-    if (node.hidden) return;
+    if (node.hidden) { document.body.dataset.outcome = ""; return; }
+    if (telling(message)) {
+      // The Toast is being revealed on the tablet: this phone tells its verdict with its Goblet.
+      node.className = "outcome waiting";
+      document.body.dataset.outcome = "waiting";
+      CB.fill("outcome", CB.el("p", {class: "verdict"}, CB.el("span", {class: "shape", "aria-hidden": "true"}, "◔"),
+        `The Toast! Course ${own.course}`),
+        CB.el("p", {}, "The Goblets are being revealed on the table: yours is told here when its turn comes."));
+      return;
+    }
+    outcomeShown = key;
+    document.body.dataset.outcome = own.poisoned ? "poisoned" : "survived";
+    // Its own Goblet's contents, as revealed (the public results' entry for the player's place),
+    // and "Course N" on the Target: the page below already shows the next Course's Target.
+    const results = (message.view || {}).results || [];
+    const last = results[results.length - 1];
+    const place = ((message.view || {}).you || {}).place;
+    const goblet = last && last.course === own.course && last.places && last.places[place];
     const details = [];
-    if (own.target_poisoned !== undefined) details.push(own.target_poisoned ? "your Target was poisoned" : "your Target survived");
+    if (goblet) details.push(`your Goblet: ${Goblets.contents(goblet.contents)}`);
+    if (own.target_poisoned !== undefined) details.push(`your Course ${own.course} Target ${own.target_poisoned ? "was poisoned" : "survived"}`);
     if (own.most_wine) details.push("you had the most Wine");
     if (own.won) details.push("you won the Course");
     if (own.vp !== undefined && own.vp !== null) details.push(`+${own.vp} VP`);
@@ -175,15 +236,24 @@
     const view = message.view || {};
     const mine = message.to_move === me.seat && !message.over;
     document.getElementById("you-title").textContent = `You are ${me.label || "?"}`;
-    document.getElementById("turn").textContent = mine ? "" : Goblets.headline(message);
+    // A game's last Toast names its winners: not before the tablet has shown the scores.
+    // With the Course, as the next Course begins while the table reveals the last one's Toast.
+    const course = Goblets.course(message);
+    document.getElementById("turn").textContent = mine ? ""
+      : message.over && scoring(message) ? "The Toast is being revealed on the table…"
+      : [course && !message.over ? course : "", Goblets.headline(message)].filter((x) => x).join(" · ");
     banner(message, mine);
     outcome(message);
     if (!mine) picked = null;
     CB.fill("actions", actions(message));
     CB.fill("you", you(message));
     Goblets.draw(document.getElementById("drawing"), message, {mine: view.you ? view.you.place : null, phone: true});
-    Goblets.feed(document.getElementById("feed"), message);
+    // The feed's scores would tell everyone's verdicts before the tablet has shown them.
+    Goblets.feed(document.getElementById("feed"), scoring(message)
+      ? {...message, events: (message.events || []).filter((e) => e.event !== "scored")} : message);
+    atNextMoment(message);
     wasMine = mine;
+    drawnOnce = true;
     document.body.dataset.seq = message.seq;
     document.body.dataset.game = message.game_id;
     document.body.dataset.myturn = mine ? "yes" : "no";
