@@ -56,6 +56,7 @@ from typing import Any
 
 from companion.core import registry
 from companion.core.game import CHANCE, Action
+from companion.core.games.goblets.model import Step
 from companion.core.games.goblets.tokens import Token
 from companion.virtual.puppet_course import (
     IDLE,
@@ -126,8 +127,8 @@ class Puppeteer(CourseHands):
             self._shootout()
         elif engine.to_move() is CHANCE:
             self._deal(sensed)
-        elif engine.steps[0]["kind"] == "reveal":
-            self._reveal(engine.steps[0]["seat"])
+        elif engine.steps[0].kind == "reveal":
+            self._reveal(engine.steps[0].seat)
         else:
             self._play(engine.steps[0], sensed)
 
@@ -184,10 +185,10 @@ class Puppeteer(CourseHands):
         places = len(self.engine.places)
         return max(0, self.engine.turn_number - self._course.first_turn - 1) // places
 
-    def _play(self, step: dict[str, Any], sensed: Sensed | None = None) -> None:
+    def _play(self, step: Step, sensed: Sensed | None = None) -> None:
         table = self.table
         action = self._choose(step)
-        if step["kind"] in SILENT and action["type"] == SILENT[step["kind"]]:
+        if step.kind in SILENT and action["type"] == SILENT[step.kind]:
             # The Noble does not Toast, the Winetaster takes no free Peek, an ability is not
             # used: nobody says so, the next act tells the sensed side (core/sensed/pairs.py,
             # abilities.py), so the next act follows at once.
@@ -196,12 +197,12 @@ class Puppeteer(CourseHands):
             return
         if action["type"] == "ability":
             table.wait(table.span(THINK))
-            self._tap("ability", step["seat"], action=action)  # the owner's phone
-            self._ability_by_hand(action, step["place"])
+            self._tap("ability", step.seat, action=action)  # the owner's phone
+            self._ability_by_hand(action, step.place)
             self._apply(action)
             return
         table.wait(table.span(THINK))
-        kind, place = action["type"], step["place"]
+        kind, place = action["type"], step.place
         if kind == "pour":
             table.pour_screen(place, action["token"], action["goblet"])
         elif kind == "peek":
@@ -211,11 +212,11 @@ class Puppeteer(CourseHands):
         elif kind == "swap":
             table.swap(place, action["with"])  # "Exchange Your Goblet for that of another player"
         else:
-            self._tap(kind, step["seat"])  # pass or toast: a phone
+            self._tap(kind, step.seat)  # pass or toast: a phone
         unseen = self.sensor == "camera" and kind == "pour"
         self._apply(action, seen=not unseen)
         if self.sensor == "camera":
-            self._end_unseen(kind, step["seat"], unseen)
+            self._end_unseen(kind, step.seat, unseen)
 
     def _end_unseen(self, kind: str, seat: int, unseen: bool) -> None:
         """With the camera: a step that had a pour (unseen) and has just ended on its limit is
@@ -230,7 +231,7 @@ class Puppeteer(CourseHands):
             self.actions.append({"type": "pass", "seat": seat})
         self._unseen = False
 
-    def _choose(self, step: dict[str, Any]) -> Action:
+    def _choose(self, step: Step) -> Action:
         """A sensible legal action for the current step (see the module docstring)."""
         engine, rng = self.engine, self.rng
         legal = engine.legal_actions()
@@ -239,13 +240,13 @@ class Puppeteer(CourseHands):
             kinds.setdefault(action["type"], []).append(action)
         if "toast" in kinds and self._round() >= self._course.toast_round and rng.random() < 0.9:
             return kinds["toast"][0]
-        if step["kind"] == "toast_option":
+        if step.kind == "toast_option":
             return kinds["defer"][0]  # not the Toast's round yet: the pair plays as normal
-        if step["kind"] == "ability":
+        if step.kind == "ability":
             kind = rng.choices(["ability", "decline"], [1.0, 1.0])[0]
             return rng.choice(kinds.get(kind) or kinds["decline"])
-        weights = dict(WEIGHTS.get(step["kind"], WEIGHTS["final"]))
-        if step["kind"] == "turn":
+        weights = dict(WEIGHTS.get(step.kind, WEIGHTS["final"]))
+        if step.kind == "turn":
             weights["pass"] = EARLY_PASS if engine.taken else 0.15 * EARLY_PASS
         options = [k for k in weights if k in kinds and weights[k] > 0] or ["pass"]
         kind = rng.choices(options, [weights[k] for k in options])[0]
@@ -272,16 +273,16 @@ class Puppeteer(CourseHands):
             else:
                 table.swap(p, q)
 
-    def _pour(self, step: dict[str, Any]) -> Action:
+    def _pour(self, step: Step) -> Action:
         engine, rng = self.engine, self.rng
-        place, places = step["place"], len(engine.places)
+        place, places = step.place, len(engine.places)
         # What the hands hold, too: after the journal went another way (a pour the readers
         # missed) the engine may believe a token is still behind the screen that is not.
         held = {kind.value for _, kind in self.table.screens[place]}
         screen = {k: n for k, n in engine.screens[place].items() if n and k in held}
         if not screen:
-            return {"type": "pass", "seat": step["seat"]}
-        rush = step["kind"] == "turn" and self._round() >= self._course.toast_round - 1
+            return {"type": "pass", "seat": step.seat}
+        rush = step.kind == "turn" and self._round() >= self._course.toast_round - 1
         if rush and "wine" in screen and rng.random() < 0.85:
             token = "wine"  # emptying the screen of Wine, to be allowed to Call the Toast
         else:
@@ -293,4 +294,4 @@ class Puppeteer(CourseHands):
             goblet = place if rng.random() < 0.6 else rng.choice(others)
         else:
             goblet = rng.randrange(places)
-        return {"type": "pour", "seat": step["seat"], "goblet": goblet, "token": token}
+        return {"type": "pour", "seat": step.seat, "goblet": goblet, "token": token}

@@ -198,11 +198,11 @@ def test_before_drinking_abilities_from_the_callers_left():
     act(state, "toast")
     passes(state, 4)
     order = []
-    while state.steps[0]["kind"] == "ability":
+    while state.steps[0].kind == "ability":
         order.append(state.to_move())
         act(state, "decline")
     assert order == [2, 3, 0, 1]
-    assert state.steps[0]["kind"] == "reveal"
+    assert state.steps[0].kind == "reveal"
 
 
 def test_scoring_override_replaces_the_owners_table_but_not_most_wine():

@@ -63,7 +63,7 @@ def check_invariants(state):
     if not state.opts.raise_your_memory:
         assert sorted(state.ring_of) == sorted(state.opts.houses)
     if state.phase == "play":
-        assert state.steps and 0 <= state.taken < state.steps[0]["limit"]
+        assert state.steps and 0 <= state.taken < state.steps[0].limit
         assert all(state.targets[i] != state.opts.houses[i] for i in range(len(state.places)))
     assert all(vp >= 0 for vp in state.vp)
     seats = sorted(seat for place in state.places for seat in place["seats"])

@@ -79,6 +79,6 @@ def test_phases_stages_and_steps_are_string_enums_shown_as_their_names() -> None
     houses = list(state.opts.houses)
     state.apply({"type": "deal_targets", "targets": houses[1:] + houses[:1]})
     assert state.phase is Phase.PLAY and state.stage is Stage.TURNS
-    assert state.steps[0]["kind"] is StepKind.TURN
+    assert state.steps[0].kind is StepKind.TURN
     view = json.loads(json.dumps(state.view(PUBLIC)))
     assert (view["phase"], view["stage"], view["step"]["kind"]) == ("play", "turns", "turn")

@@ -317,12 +317,12 @@ def test_toast_ends_the_regular_turns_at_once():
     state = start(4)
     caller = call_toast(state)
     assert state.stage == "toast"
-    kinds = [step["kind"] for step in state.steps]
+    kinds = [step.kind for step in state.steps]
     assert kinds == ["final"] * 4  # no regular turn is left, not even the caller's 2nd action
-    assert state.steps[-1]["seat"] == caller
+    assert state.steps[-1].seat == caller
     assert all(a["type"] != "toast" for a in state.legal_actions())
     passes(state, 4)
-    assert [step["kind"] for step in state.steps] == ["reveal"]
+    assert [step.kind for step in state.steps] == ["reveal"]
 
 
 def test_before_drinking_after_every_final_action():
@@ -338,17 +338,17 @@ def test_before_drinking_after_every_final_action():
     caller = call_toast(state)
     left = (caller + 1) % 4
     for offset in range(4):  # the final actions first, with no ability asked
-        assert state.steps[0]["kind"] == "final"
+        assert state.steps[0].kind == "final"
         assert state.to_move() == (left + offset) % 4
         assert all(a["type"] != "ability" for a in state.legal_actions())
         act(state, "pass")
     order = []
-    while state.steps[0]["kind"] == "ability":
+    while state.steps[0].kind == "ability":
         order.append(state.to_move())
         assert not state.results  # before revealing
         act(state, "decline")
     assert order == [(left + i) % 4 for i in range(4)]
-    assert state.steps[0]["kind"] == "reveal"
+    assert state.steps[0].kind == "reveal"
 
 
 # -- The Toast ---------------------------------------------------------------------------------
@@ -464,8 +464,8 @@ def test_pairs_take_their_turn_together_the_extra_player_two_actions():
     order = []
     for _ in range(10):
         step = state.steps[0]
-        order.append((state.to_move(), step["kind"], step["limit"]))
-        if step["kind"] == "toast_option":
+        order.append((state.to_move(), step.kind, step.limit))
+        if step.kind == "toast_option":
             assert state.legal_actions() == [{"type": "defer", "seat": state.to_move()}]
             act(state, "defer")
         else:
@@ -489,14 +489,14 @@ def test_extra_player_one_final_action_no_free_peek():
     have the risk of having a Traitor on their team." """
     state = start(7)
     caller = call_toast(state)
-    steps = {(s["seat"], s["kind"]): s["limit"] for s in state.steps}
+    steps = {(s.seat, s.kind): s.limit for s in state.steps}
     assert steps[(6, "final")] == 1 and (6, "free_peek") not in steps
     assert any(kind == "free_peek" for _, kind in steps)
     while state.to_move() != 6:
         act(state, "pass")
     act(state, "peek")
     assert caller != 6
-    assert all(s["seat"] != 6 for s in state.steps)  # one final action, and it is done
+    assert all(s.seat != 6 for s in state.steps)  # one final action, and it is done
 
 
 def test_loyal_helps_the_noble_survive_traitor_poisons_them():

@@ -197,11 +197,11 @@ def test_toast_ends_the_course_and_starts_the_toast_phase_from_the_callers_left(
     events = act(state, "toast")
     assert events == [{"event": "toast_called", "seat": 1}]
     order = []
-    while state.steps[0]["kind"] == "final":
+    while state.steps[0].kind == "final":
         order.append(state.to_move())
         act(state, "rotate", direction="clockwise")  # one action, then the next player
     assert order == [2, 3, 0, 1]
-    assert state.steps[0]["kind"] == "reveal"
+    assert state.steps[0].kind == "reveal"
 
 
 def test_no_toast_in_the_toast_phase():

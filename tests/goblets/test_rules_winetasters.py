@@ -69,7 +69,7 @@ def test_winetaster_plays_before_the_noble_one_action_each():
     """ "When their turn comes, the Winetaster always plays before the Noble, unless the Noble
     TOASTS." and "Each player of a pair only gets to perform 1 action each turn." """
     state = start(8)
-    assert state.steps[0]["kind"] == "toast_option" and state.to_move() == 3
+    assert state.steps[0].kind == "toast_option" and state.to_move() == 3
     assert state.legal_actions() == [{"type": "defer", "seat": 3}]
     act(state, "defer")
     assert state.to_move() == 2
@@ -97,14 +97,14 @@ def test_winetaster_cannot_toast_and_noble_cannot_peek():
 def drain_pair_wine(state):
     """Play until place 1's screen has no Wine (its Winetaster pours it into goblet 0)."""
     while state.screens[1].get("wine", 0):
-        if state.steps[0]["kind"] == "toast_option":
+        if state.steps[0].kind == "toast_option":
             act(state, "defer")
         elif state.to_move() == 2:
             act(state, "pour", goblet=0, token="wine")
         else:
             act(state, "pass")
-    while not (state.steps[0]["kind"] == "toast_option" and state.to_move() == 3):
-        act(state, "defer" if state.steps[0]["kind"] == "toast_option" else "pass")
+    while not (state.steps[0].kind == "toast_option" and state.to_move() == 3):
+        act(state, "defer" if state.steps[0].kind == "toast_option" else "pass")
 
 
 def test_noble_may_toast_before_the_winetaster_when_no_wine_is_left():
@@ -125,9 +125,9 @@ def test_toast_phase_free_peek_then_the_nobles_final_action():
     drain_pair_wine(state)
     act(state, "toast")
     order = []
-    while state.steps[0]["kind"] != "reveal":
-        order.append((state.to_move(), state.steps[0]["kind"]))
-        if state.steps[0]["kind"] == "free_peek":
+    while state.steps[0].kind != "reveal":
+        order.append((state.to_move(), state.steps[0].kind))
+        if state.steps[0].kind == "free_peek":
             assert {a["type"] for a in state.legal_actions()} == {"peek", "pass"}
             act(state, "peek")
         else:
@@ -152,7 +152,7 @@ def test_loyal_gets_the_nobles_vp_and_traitor_three_if_the_noble_is_poisoned():
     state = setup(new(players=8, characters=[]), cards=["traitor", "traitor", "loyal", "loyal"])
     drain_pair_wine(state)  # goblets: antidote+3 wine | poison | poison | wine
     act(state, "toast")
-    while state.steps[0]["kind"] != "reveal":
+    while state.steps[0].kind != "reveal":
         act(state, "pass")
     act(state, "reveal")
     # place 0 (0, 1) survived: Noble 1 has VP, Traitor 0 gets 0

@@ -299,7 +299,7 @@ def test_unseen_pours_excuse_only_the_wine_and_only_when_recording() -> None:
     state.apply(state.sample_chance(rng), Mode.RECORDING)
     while state.to_move() is CHANCE:
         state.apply(state.sample_chance(rng), Mode.RECORDING)
-    seat = state.steps[0]["seat"]
+    seat = state.steps[0].seat
     toast = {"type": "toast", "seat": seat, "pours": "unseen"}
     with pytest.raises(MalformedInput) as error:  # a phone cannot say its own pours were unseen
         state.clone().apply(toast, Mode.ENFORCING)

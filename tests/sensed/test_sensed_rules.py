@@ -124,7 +124,7 @@ def test_a_lift_at_a_later_place_means_the_seats_between_passed() -> None:
     out = sensed.on_event({"event": "lift", "goblet": "wespendorf", "seat": 3})
     assert out.actions == [{"type": "peek", "seat": 3}]
     assert warned(out) == []
-    assert sensed.state.steps[0]["seat"] == 3 and sensed.state.taken == 1
+    assert sensed.state.steps[0].seat == 3 and sensed.state.taken == 1
 
 
 def test_a_swap_with_your_own_goblet_is_yours() -> None:
@@ -201,7 +201,7 @@ def test_end_turn_after_the_second_action_changes_nothing() -> None:
     assert sensed.tick(11.0).applied == []
     out = sensed.tick(12.5)
     assert kinds(out) == [("pass", 2)] and warned(out) == []
-    assert sensed.state.steps[0]["seat"] == 3
+    assert sensed.state.steps[0].seat == 3
 
 
 def test_a_peek_reported_just_after_end_turn_is_still_the_players() -> None:
@@ -211,7 +211,7 @@ def test_a_peek_reported_just_after_end_turn_is_still_the_players() -> None:
     assert sensed.end_turn(1, t=10.0).applied == []
     out = sensed.on_event({"t": 11.2, "event": "lift", "goblet": "mctoadery", "seat": 1})
     assert kinds(out) == [("peek", 1)] and warned(out) == []
-    assert sensed.state.steps[0]["seat"] == 2  # the two actions ended the turn
+    assert sensed.state.steps[0].seat == 2  # the two actions ended the turn
     assert sensed.tick(20.0).applied == []  # the pass changes nothing any more
 
 
@@ -296,7 +296,7 @@ def test_the_cameras_counts_win_at_the_reveal() -> None:
         with pytest.raises(MalformedInput) as error:
             bad.reveal(counts=counts)
         assert error.value.field == field
-    assert bad.state.stage == "toast" and bad.state.steps[0]["seat"] == 2  # nothing applied
+    assert bad.state.stage == "toast" and bad.state.steps[0].seat == 2  # nothing applied
 
 
 def test_the_next_course_waits_for_the_host() -> None:

@@ -14,6 +14,7 @@ from by_hand import HOUSES, kinds, pour, poured_first, warned
 
 from companion.core import registry
 from companion.core.games.goblets import rules
+from companion.core.games.goblets.model import Step, StepKind
 from companion.core.games.goblets.state import GobletsState
 from companion.core.sensed import SensedTable
 from companion.service.setup import check_play
@@ -66,7 +67,7 @@ def test_a_winetasters_pass_is_the_nobles_decision_not_to_toast_too() -> None:
     sensed = table()
     out = sensed.end_turn(2)
     assert kinds(out) == [("defer", 3), ("pass", 2)]
-    assert sensed.turn_seat() == 3 and sensed.state.steps[0]["kind"] == "turn"
+    assert sensed.turn_seat() == 3 and sensed.state.steps[0].kind == "turn"
 
 
 def test_the_noble_toasts_before_their_winetaster() -> None:
@@ -129,7 +130,7 @@ def test_the_winetasters_free_peek_in_the_toast_phase() -> None:
     # action before the Noble performs the final action."
     sensed = table()
     _to_toast(sensed)
-    assert sensed.state.steps[0] == {"seat": 4, "kind": "free_peek", "place": 2, "limit": 1}
+    assert sensed.state.steps[0] == Step(4, StepKind.FREE_PEEK, 2, 1)
     out = sensed.on_event({"event": "lift", "goblet": "aconitiers", "seat": 2})
     assert kinds(out) == [("peek", 4)] and warned(out) == []
     out = sensed.on_event(pour("de_miceti", "poison"))

@@ -32,6 +32,7 @@ from typing import Any
 
 from companion.core.errors import MalformedInput
 from companion.core.game import Action
+from companion.core.games.goblets.model import GobletsModel, Phase, Stage, StepKind
 
 PARAMETERS = ("card", "goblet", "goblets", "swap", "coasters")
 """What a phone's ability tap may carry (the engine checks each against the card)."""
@@ -78,7 +79,7 @@ ACTS = frozenset({"pour", "peek", "rotate", "swap", "pass", "toast", "ability", 
 """Actions that are a seat's act at the table (a reveal says its own declines)."""
 
 
-def declined(state: Any, action: Action) -> list[Action]:
+def declined(state: GobletsModel, action: Action) -> list[Action]:
     """The abilities ``action`` shows were declined first: [] unless Course-start or
     Before-Drinking ability steps are pending.
 
@@ -88,17 +89,17 @@ def declined(state: Any, action: Action) -> list[Action]:
     turn's act on the table declines every one still pending (journaled as each seat's
     ``decline``; Before Drinking, the reveal does the same: ``SensedTable.reveal``).
     """
-    if state.phase != "play" or state.stage not in ("course_start", "before_drinking"):
+    if state.phase != Phase.PLAY or state.stage not in (Stage.COURSE_START, Stage.BEFORE_DRINKING):
         return []
     kind, seat = action.get("type"), action.get("seat")
-    pending = [s for s in state.steps if s["kind"] == "ability"]
+    pending = [s for s in state.pending_steps() if s.kind == StepKind.ABILITY]
     if kind not in ACTS or not pending:
         return []
-    seats = [s["seat"] for s in pending]
+    seats = [s.seat for s in pending]
     if kind in ("ability", "decline") and seat in seats:
         before = pending[: seats.index(seat)]
-    elif state.stage == "course_start":
+    elif state.stage == Stage.COURSE_START:
         before = pending  # the first turn has begun (its player's own-turn ability, too)
     else:
         return []  # Before Drinking, not one of the seats asked: the engine judges it
-    return [{"type": "decline", "seat": s["seat"]} for s in before]
+    return [{"type": "decline", "seat": s.seat} for s in before]

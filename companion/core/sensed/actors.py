@@ -8,65 +8,63 @@ one of the two. The engine (recording mode) then judges whether the act was in t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.core.game import Action
+from companion.core.games.goblets.model import GobletsModel, Phase, Stage, StepKind
 
-if TYPE_CHECKING:
-    from companion.core.games.goblets.state import GobletsState
+ACTING = (StepKind.TURN, StepKind.FINAL)
+"""The steps whose seat pours and rotates: a regular turn and a final action."""
+SILENT = (StepKind.TOAST_OPTION, StepKind.FREE_PEEK)
+"""A pair's steps nobody sees taken or declined: the Noble's Toast, the Winetaster's free Peek."""
+LOOKING = (StepKind.TURN, StepKind.FINAL, StepKind.FREE_PEEK)
+"""The steps in which the step's seat may Peek."""
 
 
-def turn_seat(state: GobletsState) -> int | None:
+def turn_seat(state: GobletsModel) -> int | None:
     """The seat whose turn it is: who pours and rotates now (None outside any turn)."""
-    if state.phase != "play":
+    if state.phase != Phase.PLAY:
         return None
-    if state.stage == "course_start":
+    if state.stage == Stage.COURSE_START:
         # "Starting with the player to the Host's left": Course-start abilities are still being
         # asked, but an act on the table means the first turn has begun.
-        first = state.places[(state.place_index(state.host) + 1) % len(state.places)]
-        return first["winetaster"] if first["winetaster"] is not None else first["seats"][0]
-    if not state.steps:
+        return state.hands_at(state.first_turn_place())
+    current, after = state.current_step(), state.next_step()
+    if current is None:
         return None
-    step = state.steps[0]
-    if step["kind"] in ("toast_option", "free_peek") and len(state.steps) > 1:
-        return state.steps[1]["seat"]  # the Noble did not Toast / the Winetaster did not Peek
-    if step["kind"] in ("turn", "final"):
-        return step["seat"]
+    if current.kind in SILENT and after is not None:
+        return after.seat  # the Noble did not Toast / the Winetaster did not Peek
+    if current.kind in ACTING:
+        return current.seat
     return None
 
 
-def anyone(state: GobletsState) -> int:
+def anyone(state: GobletsModel) -> int:
     """A seat for a move made outside any turn: the seat that acted last, else the Host."""
-    return state.last_actor if state.last_actor is not None else state.host
+    last = state.acted_last()
+    return last if last is not None else state.host
 
 
-def peeker(state: GobletsState, place: int) -> int:
+def peeker(state: GobletsModel, place: int) -> int:
     """The seat whose Peek a lift at ``place`` is (see the module docstring)."""
-    step = state.steps[0] if state.steps else None
-    if (
-        step is not None
-        and step["place"] == place
-        and step["kind"] in ("turn", "final", "free_peek")
-    ):
-        return step["seat"]
+    current = state.current_step()
+    if current is not None and current.place == place and current.kind in LOOKING:
+        return current.seat
     # The seat sitting there looked into its own Goblet; the engine judges whether it was that
     # seat's turn. "The Noble cannot PEEK": a pair's peeker is the Winetaster.
-    sitting = state.places[place]
-    return sitting["winetaster"] if sitting["winetaster"] is not None else sitting["seats"][0]
+    return state.hands_at(place)
 
 
-def swap_action(state: GobletsState, a: int, b: int, seat: int | None, *, single: bool) -> Action:
+def swap_action(state: GobletsModel, a: int, b: int, seat: int | None, *, single: bool) -> Action:
     """The Swap that exchanged the Goblets at places ``a`` and ``b``, by ``seat`` if it can be."""
     actor = seat if seat is not None else anyone(state)
     own = state.place_index(actor)
-    last = state.last_actor
+    last = state.acted_last()
     # Right after a turn ended on its limit, a Swap of that player's own Goblet is their third
     # action: "up to two actions" (the engine warns).
     if (
         single
         and own not in (a, b)
-        and state.stage == "turns"
-        and state.taken == 0
+        and state.stage == Stage.TURNS
+        and state.actions_taken() == 0
         and last is not None
         and state.place_index(last) in (a, b)
     ):
@@ -76,19 +74,19 @@ def swap_action(state: GobletsState, a: int, b: int, seat: int | None, *, single
     return {"type": "swap", "seat": actor, "from": a, "with": b}
 
 
-def is_own_step(state: GobletsState, seat: int) -> bool:
+def is_own_step(state: GobletsModel, seat: int) -> bool:
     """True while ``seat`` is taking its turn or its final action."""
-    step = state.steps[0] if state.phase == "play" and state.steps else None
-    return step is not None and step["seat"] == seat and step["kind"] in ("turn", "final")
+    current = state.current_step()
+    return current is not None and current.seat == seat and current.kind in ACTING
 
 
-def is_spent(state: GobletsState, seat: int) -> bool:
+def is_spent(state: GobletsModel, seat: int) -> bool:
     """True when ``seat``'s turn just ended on its action limit (its "end turn" is nothing)."""
+    deciding = state.deciding_seat()
     return (
-        state.phase == "play"
-        and state.stage == "turns"
-        and state.last_actor == seat
-        and state.taken == 0
-        and bool(state.steps)
-        and state.steps[0]["seat"] != seat
+        state.stage == Stage.TURNS
+        and state.acted_last() == seat
+        and state.actions_taken() == 0
+        and deciding is not None
+        and deciding != seat
     )

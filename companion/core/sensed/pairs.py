@@ -29,33 +29,29 @@ Winetaster's ``pass`` of their free Peek, applied before the act so the journal 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.core.game import Action
+from companion.core.games.goblets.model import GobletsModel, StepKind
 
-if TYPE_CHECKING:
-    from companion.core.games.goblets.state import GobletsState
-
-SILENT = {"toast_option": "defer", "free_peek": "pass"}
+SILENT = {StepKind.TOAST_OPTION: "defer", StepKind.FREE_PEEK: "pass"}
 """The pair's steps a partner's act closes: the Noble not Toasting, the free Peek not taken."""
 ACTS = frozenset({"pour", "peek", "rotate", "swap", "pass", "ability", "toast"})
 """Actions that are a pair's act at the table (a reveal or a chance event is no one's)."""
 
 
-def implied(state: GobletsState, action: Action) -> list[Action]:
+def implied(state: GobletsModel, action: Action) -> list[Action]:
     """The actions ``action`` implies first (see the module docstring); [] in most cases.
 
     Only when the current step is a pair's ``toast_option`` or ``free_peek`` and ``action`` is an
     act of the pair's other seat, the one whose step comes next.
     """
-    if state.phase != "play" or len(state.steps) < 2 or action.get("type") not in ACTS:
+    current, after = state.current_step(), state.next_step()
+    if current is None or after is None or action.get("type") not in ACTS:
         return []
-    step, after = state.steps[0], state.steps[1]
     seat = action.get("seat")
-    if step["kind"] not in SILENT or seat == step["seat"] or seat is None:
+    if current.kind not in SILENT or seat == current.seat or seat is None:
         return []
-    if after["seat"] != seat or after["place"] != step["place"]:
+    if after.seat != seat or after.place != current.place:
         return []  # someone else's act out of turn: the engine judges it
-    if action["type"] == "peek" and step["kind"] == "free_peek":
+    if action["type"] == "peek" and current.kind == StepKind.FREE_PEEK:
         return []  # the free Peek itself, whoever is named: the engine judges it
-    return [{"type": SILENT[step["kind"]], "seat": step["seat"]}]
+    return [{"type": SILENT[current.kind], "seat": current.seat}]

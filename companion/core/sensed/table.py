@@ -27,6 +27,7 @@ from typing import Any
 from companion.core.errors import MalformedInput
 from companion.core.game import Action, Mode
 from companion.core.games.goblets import abilities as engine_abilities
+from companion.core.games.goblets.model import StepKind
 from companion.core.games.goblets.tokens import check_contents, is_kind
 from companion.core.sensed import actors
 from companion.core.sensed.abilities import ability_action
@@ -146,11 +147,11 @@ class SensedTable(EventIntake, CourseTable):
         self._flush_pass(result)
         goblets = self._revealed_contents(sensed, counts, result)
         for _ in range(4 * self.places + 2):
-            step = state.steps[0]
-            if step["kind"] == "reveal":
+            current = state.current_step()
+            if current is None or current.kind == StepKind.REVEAL:
                 break
-            kind = "decline" if step["kind"] == "ability" else "pass"
-            self._apply({"type": kind, "seat": step["seat"]}, result)
+            kind = "decline" if current.kind == StepKind.ABILITY else "pass"
+            self._apply({"type": kind, "seat": current.seat}, result)
         action: Action = {"type": "reveal", "seat": state.toast_caller}
         if goblets is None or not self._apply({**action, "goblets": goblets}, result):
             # Sensed contents the engine cannot take (tokens that are nowhere left): the

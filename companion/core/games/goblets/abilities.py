@@ -77,21 +77,19 @@ def usable_card(state: GobletsModel, seat: int) -> tuple[int, Character | None]:
 
 
 def _timing(step: Step) -> str | None:
-    return (
-        step.get("timing") if step["kind"] == StepKind.ABILITY else TIMING_OF_STEP.get(step["kind"])
-    )
+    return step.timing if step.kind == StepKind.ABILITY else TIMING_OF_STEP.get(step.kind)
 
 
 def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str] | None:
     """The rule an ``ability`` action breaks now, or None."""
-    seat = step["seat"]
+    seat = step.seat
     holder, card = usable_card(state, seat)
     if card is None or card.name != action["card"]:
         return f"{state.seat_name(seat)} does not hold {action['card']} face up", rules.OWN_CARD
     if not card.is_active:
         return f"{card.name} is not used with an action", rules.OVERRIDE
     if card.timing != _timing(step):
-        if step["kind"] == StepKind.FINAL:
+        if step.kind == StepKind.FINAL:
             return f"{card.name} cannot be used in the Toast Phase", rules.NO_ABILITY_IN_TOAST_PHASE
         return f"{card.name} is used at {card.timing}, not now", rules.OVERRIDE
     if card.once_per_course and [holder, card.name] in state.used_course:
@@ -107,7 +105,7 @@ def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str
 
 def legal(state: GobletsModel, step: Step) -> list[Action]:
     """Every way the current step's seat may use its card now."""
-    seat = step["seat"]
+    seat = step.seat
     card = usable_card(state, seat)[1]
     if card is None or not card.is_active:
         return []

@@ -117,37 +117,37 @@ def can_toast(state: GobletsModel, step: Step, unseen: bool = False) -> bool:
     cannot know the Wine left behind the screen and does not hold it against the caller.
     """
     no_wine = unseen or state.no_wine_at_start
-    if step["kind"] == "toast_option":
+    if step.kind == StepKind.TOAST_OPTION:
         return no_wine
-    return step["kind"] == "turn" and not step.get("no_toast") and state.taken == 0 and no_wine
+    return step.kind == StepKind.TURN and not step.no_toast and state.taken == 0 and no_wine
 
 
 def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str] | None:
     """The rule ``action`` breaks in the current ``step`` (message, rulebook sentence), or None."""
-    kind, where = action["type"], step["kind"]
+    kind, where = action["type"], step.kind
     if kind not in ALLOWED[where]:
-        if kind == "toast" and where == "final":
+        if kind == "toast" and where == StepKind.FINAL:
             return "no Toast in the Toast Phase", rules.TOAST_PHASE
-        if kind == "peek" and where == "toast_option":
+        if kind == "peek" and where == StepKind.TOAST_OPTION:
             return "a Noble cannot Peek", rules.NOBLE_NO_PEEK
-        if where == "ability":
-            rule = rules.COURSE_START if step["timing"] == "course_start" else rules.BEFORE_DRINKING
+        if where == StepKind.ABILITY:
+            rule = rules.COURSE_START if step.timing == "course_start" else rules.BEFORE_DRINKING
             return f"{kind} is not possible now: use or decline the ability", rule
         return f"{kind} is not possible now", STEP_RULE[where]
-    place = step["place"]
+    place = step.place
     if kind == "pour" and not state.screens[place].get(action["token"], 0):
         # The message never names the kind: warnings are public, what was poured is not.
         return "the poured token was not behind the pourer's screen", rules.POUR
-    if kind == "peek" and step.get("no_peek"):
+    if kind == "peek" and step.no_peek:
         return "a Noble cannot Peek", rules.NOBLE_NO_PEEK
     if kind == "swap":
         own = place if action.get("from") is None else action["from"]
         if own != place or action["with"] == place:
             return "Swap exchanges Your Goblet for another player's", rules.SWAP
     if kind == "toast" and not can_toast(state, step, action.get("pours") == UNSEEN):
-        if step.get("no_toast") and step["seat"] == state.places[place]["winetaster"]:
+        if step.no_toast and step.seat == state.places[place]["winetaster"]:
             return "a Winetaster cannot Toast", rules.WINETASTER_NO_TOAST
-        if step.get("no_toast"):
+        if step.no_toast:
             return "a Noble toasts only before their Winetaster plays", rules.NOBLE_TOASTS_FIRST
         return "Toast only as the first action, with no Wine left", rules.TOAST
     return None  # an ability's own rules are :func:`abilities.violation`'s
@@ -156,9 +156,9 @@ def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str
 def legal(state: GobletsModel, step: Step, uses: list[Action]) -> list[Action]:
     """Every action ``step`` allows (the same rules :func:`violation` checks), ``uses`` (the
     ways its seat may use a Character card now) in their place in the list."""
-    seat, where, place = step["seat"], step["kind"], step["place"]
+    seat, where, place = step.seat, step.kind, step.place
     out: list[Action] = []
-    if where in ("turn", "final"):
+    if where in (StepKind.TURN, StepKind.FINAL):
         screen = state.screens[place]
         for token in Token:
             if screen.get(token.value, 0):
@@ -166,26 +166,26 @@ def legal(state: GobletsModel, step: Step, uses: list[Action]) -> list[Action]:
                     {"type": "pour", "seat": seat, "goblet": g, "token": token.value}
                     for g in range(len(state.places))
                 )
-    if where in ("turn", "final", "free_peek") and not step.get("no_peek"):
+    if where in (StepKind.TURN, StepKind.FINAL, StepKind.FREE_PEEK) and not step.no_peek:
         out.append({"type": "peek", "seat": seat})
-    if where in ("turn", "final"):
+    if where in (StepKind.TURN, StepKind.FINAL):
         out.extend({"type": "rotate", "seat": seat, "direction": d} for d in DIRECTIONS)
         out.extend(
             {"type": "swap", "seat": seat, "with": q}
             for q in range(len(state.places))
             if q != place
         )
-    if where in ("turn", "toast_option") and can_toast(state, step):
+    if where in (StepKind.TURN, StepKind.TOAST_OPTION) and can_toast(state, step):
         out.append({"type": "toast", "seat": seat})
-    if where in ("turn", "final", "free_peek"):
+    if where in (StepKind.TURN, StepKind.FINAL, StepKind.FREE_PEEK):
         out.append({"type": "pass", "seat": seat})
-    if where in ("turn", "final", "ability"):
+    if where in (StepKind.TURN, StepKind.FINAL, StepKind.ABILITY):
         out.extend(uses)
-    if where == "ability":
+    if where == StepKind.ABILITY:
         out.append({"type": "decline", "seat": seat})
-    if where == "toast_option":
+    if where == StepKind.TOAST_OPTION:
         out.append({"type": "defer", "seat": seat})
-    if where == "reveal":
+    if where == StepKind.REVEAL:
         out.append({"type": "reveal", "seat": seat})
     return out
 

@@ -69,7 +69,7 @@ def settle(state: GobletsModel) -> list[Event]:
 
 def end_step(state: GobletsModel) -> list[Event]:
     """The current step is done: go on to the next one (or the next part of the Course)."""
-    state.last_actor = state.steps[0]["seat"]
+    state.last_actor = state.steps[0].seat
     state.steps.pop(0)
     state.taken = 0
     state.used_step = []
@@ -83,7 +83,7 @@ def legal(state: GobletsModel) -> list[Action]:
     if state.phase != Phase.PLAY:
         return []
     step = state.steps[0]
-    uses = abilities.legal(state, step) if step["kind"] in USES_CARDS else []
+    uses = abilities.legal(state, step) if step.kind in USES_CARDS else []
     return actions.legal(state, step, uses)
 
 
@@ -117,13 +117,13 @@ def apply(state: GobletsModel, action: Action, mode: Mode) -> list[Event]:
         raise IllegalAction(f"{kind} is not possible now (phase {state.phase})", rule=rules.CHANCE)
     if mode is Mode.ENFORCING:
         step = state.steps[0]
-        if seat != step["seat"]:
+        if seat != step.seat:
             rule = (
                 rules.TOAST_PHASE
                 if state.stage == Stage.TOAST
-                else actions.STEP_RULE.get(step["kind"], rules.TURNS)
+                else actions.STEP_RULE.get(step.kind, rules.TURNS)
             )
-            raise IllegalAction(f"{state.seat_name(step['seat'])} is to act", rule=rule)
+            raise IllegalAction(f"{state.seat_name(step.seat)} is to act", rule=rule)
         problem = violation(state, action, step)
         if problem:
             raise IllegalAction(problem[0], rule=problem[1])
@@ -151,25 +151,25 @@ def _sync(state: GobletsModel, seat: int, kind: str) -> bool:
 
     A turn action while Course-start abilities are pending means they were all declined.
     """
-    if state.steps[0]["seat"] == seat:
+    if state.steps[0].seat == seat:
         return True
     if state.stage == Stage.COURSE_START and kind not in ("ability", "decline"):
         while state.stage == Stage.COURSE_START:
             end_step(state)
         state.last_actor = None
-        if state.steps[0]["seat"] == seat:
+        if state.steps[0].seat == seat:
             return True
     if state.stage == Stage.TURNS:
         if seat == state.last_actor:
             return False  # a third action: "up to two actions"
         for _ in range(3 * len(state.places) + 1):
             end_step(state)
-            if state.steps[0]["seat"] == seat:
+            if state.steps[0].seat == seat:
                 return True
         return False
-    if seat not in [s["seat"] for s in state.steps]:
+    if seat not in [s.seat for s in state.steps]:
         return False
-    while state.steps[0]["seat"] != seat:
+    while state.steps[0].seat != seat:
         end_step(state)
     return True
 
@@ -182,7 +182,7 @@ def _record(state: GobletsModel, action: Action, seat: int | None) -> list[Event
         if state.stage not in (Stage.TOAST, Stage.BEFORE_DRINKING):
             raise AmbiguousObservation("the Goblets were revealed without a Toast")
         # Lifting the Goblets means every final action and ability still due was passed.
-        while state.steps[0]["kind"] != StepKind.REVEAL:
+        while state.steps[0].kind != StepKind.REVEAL:
             end_step(state)
         return perform(state, action, seat, counted=True)
     if seat is None:
@@ -197,7 +197,7 @@ def _record(state: GobletsModel, action: Action, seat: int | None) -> list[Event
     problem = violation(state, action, step)
     if problem:
         events.append(warning(state, seat, *problem))
-    counted = kind in actions.ALLOWED[step["kind"]]
+    counted = kind in actions.ALLOWED[step.kind]
     return events + perform(state, action, seat, counted=counted)
 
 
@@ -205,8 +205,8 @@ def _record_unknown_pour(state: GobletsModel, action: Action) -> list[Event]:
     """A pour nobody saw the pourer of: from the mover's screen if it can be, else warned."""
     token = action["token"]
     step = state.steps[0]
-    if step["kind"] in ("turn", "final") and state.screens[step["place"]].get(token, 0):
-        return perform(state, {**action, "seat": step["seat"]}, step["seat"], counted=True)
+    if step.kind in (StepKind.TURN, StepKind.FINAL) and state.screens[step.place].get(token, 0):
+        return perform(state, {**action, "seat": step.seat}, step.seat, counted=True)
     events = [warning(state, None, "a token was poured out of turn", rules.TURNS)]
     return events + perform(state, action, None, counted=False)
 
@@ -218,7 +218,7 @@ def perform(state: GobletsModel, action: Action, seat: int | None, counted: bool
         events = actions.do(state, action, seat)
         if counted:
             state.taken += 1
-            if state.taken >= state.steps[0]["limit"]:
+            if state.taken >= state.steps[0].limit:
                 events.extend(end_step(state))
         return events
     if kind == "toast":
@@ -228,12 +228,12 @@ def perform(state: GobletsModel, action: Action, seat: int | None, counted: bool
         return toast.call_toast(state, seat)
     if kind == "ability":
         events = abilities.perform(state, action, seat)
-        if counted and state.steps[0]["kind"] == StepKind.ABILITY:
+        if counted and state.steps[0].kind == StepKind.ABILITY:
             events.extend(end_step(state))
         return events
     if kind == "reveal":
-        if state.steps and state.steps[0]["kind"] != StepKind.REVEAL:
-            state.steps = [s for s in state.steps if s["kind"] == StepKind.REVEAL]
+        if state.steps and state.steps[0].kind != StepKind.REVEAL:
+            state.steps = [s for s in state.steps if s.kind == StepKind.REVEAL]
         events = []
         if action.get("goblets") is not None:
             events.extend(toast.correct_contents(state, action["goblets"]))

@@ -82,13 +82,28 @@ class StepKind(StrEnum):
     REVEAL = "reveal"
 
 
-Step = dict[str, Any]
-"""``{"seat", "kind", "place", "limit", **flags}``: one pending decision, never mutated."""
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One seat's pending decision, never changed once made (a changed step is a new one,
+    :func:`dataclasses.replace`); frozen, so a clone shares it."""
 
+    seat: int
+    kind: StepKind
+    place: int
+    """The place the step is played from (the pair's place for a Winetaster pair)."""
+    limit: int = 1
+    """How many actions the step allows ("up to two actions" on a regular turn)."""
+    no_toast: bool = False
+    """A pair's turn after the Noble's ``toast_option``: "The Winetaster cannot TOAST", and the
+    Noble "may decide to play before their Winetaster to TOAST" only."""
+    no_peek: bool = False
+    """The Noble's own action: "The Noble cannot PEEK"."""
+    timing: str | None = None
+    """An ``ability`` step's card timing (``course_start`` or ``before_drinking``)."""
 
-def step(seat: int, kind: StepKind, place: int, limit: int = 1, **flags: Any) -> Step:
-    """A pending decision of ``seat`` at ``place`` allowing ``limit`` actions."""
-    return {"seat": seat, "kind": kind, "place": place, "limit": limit, **flags}
+    def wire(self) -> dict[str, Any]:
+        """The step as the views have always shown it: kind, seat, place, limit."""
+        return {"kind": self.kind, "seat": self.seat, "place": self.place, "limit": self.limit}
 
 
 def move(counts_from: dict[str, int], counts_to: dict[str, int], kind: str, n: int = 1) -> None:
@@ -207,7 +222,7 @@ class GobletsModel:
             return CHANCE
         if self.phase == Phase.SHOOTOUT:
             return self.shootout.to_move()
-        return self.steps[0]["seat"]
+        return self.steps[0].seat
 
     def card(self, seat: int) -> Character | None:
         """The Character card held by ``seat`` (face up or down), if any."""
@@ -248,6 +263,49 @@ class GobletsModel:
         """A copy of what the Goblet at ``place`` holds (never shown before the reveal)."""
         return {k: v for k, v in self.goblets[self.goblet_at[place]].items() if v}
 
+    # -- the pending decisions: what the sensed side (core/sensed/actors.py) asks ---------
+
+    def current_step(self) -> Step | None:
+        """The decision due now (``steps[0]``): None outside play (a chance event, the
+        shoot-out, the end) and between two parts of a Course."""
+        return self.steps[0] if self.phase == Phase.PLAY and self.steps else None
+
+    def next_step(self) -> Step | None:
+        """The decision after the current one, or None: in a Winetaster pair's turn, the
+        partner's ("the Winetaster always plays before the Noble, unless the Noble TOASTS")."""
+        return self.steps[1] if self.phase == Phase.PLAY and len(self.steps) > 1 else None
+
+    def pending_steps(self) -> tuple[Step, ...]:
+        """Every decision still due in this part of the Course, the current one first (the
+        Course-start or Before-Drinking abilities asked "going clockwise")."""
+        return tuple(self.steps) if self.phase == Phase.PLAY else ()
+
+    def deciding_seat(self) -> int | None:
+        """The seat of the current step (None when no step is due): :meth:`to_move` in play."""
+        current = self.current_step()
+        return None if current is None else current.seat
+
+    def actions_taken(self) -> int:
+        """Actions taken in the current step: a turn allows "up to two actions" (its
+        ``limit``), and a step ended on its limit has none taken in the next."""
+        return self.taken
+
+    def acted_last(self) -> int | None:
+        """The seat whose step ended last (None before anyone acted this Course): who may
+        still be at the table when a turn ends on its limit."""
+        return self.last_actor
+
+    def first_turn_place(self) -> int:
+        """ "Starting with the player to the Host's left": the place of the Course's first turn."""
+        return (self.place_index(self.host) + 1) % len(self.places)
+
+    def hands_at(self, place: int) -> int:
+        """The seat whose hands move the Goblets at ``place``: its one player, or a pair's
+        Winetaster ("the Winetaster always plays before the Noble, unless the Noble TOASTS";
+        "The Noble cannot PEEK")."""
+        sitting = self.places[place]
+        return sitting["winetaster"] if sitting["winetaster"] is not None else sitting["seats"][0]
+
     def ability_steps(self, seats: list[int], timing: str) -> list[Step]:
         """An ``ability`` step for each seat (in order) holding a usable card of ``timing``."""
         steps = []
@@ -257,7 +315,7 @@ class GobletsModel:
                 continue
             if card.once_per_course and [seat, card.name] in self.used_course:
                 continue
-            steps.append(step(seat, StepKind.ABILITY, self.place_index(seat), timing=timing))
+            steps.append(Step(seat, StepKind.ABILITY, self.place_index(seat), timing=timing))
         return steps
 
     def bonus(self, seat: int, effect: str) -> int:

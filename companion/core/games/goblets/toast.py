@@ -19,10 +19,10 @@ from companion.core.games.goblets.model import (
     GobletsModel,
     Phase,
     Stage,
+    Step,
     StepKind,
     empty_into,
     move,
-    step,
 )
 from companion.core.games.goblets.scoring import score_toast
 from companion.core.games.goblets.shootout import Shootout
@@ -43,12 +43,12 @@ def call_toast(state: GobletsModel, seat: int) -> list[Event]:
         if place["winetaster"] is None:
             single = place["seats"][0]
             limit = 1 + state.bonus(single, "extra_toast_action")
-            steps.append(step(single, StepKind.FINAL, index, limit))
+            steps.append(Step(single, StepKind.FINAL, index, limit))
         else:
             noble = place["noble"]
-            steps.append(step(place["winetaster"], StepKind.FREE_PEEK, index))
+            steps.append(Step(place["winetaster"], StepKind.FREE_PEEK, index))
             limit = 1 + state.bonus(noble, "extra_toast_action")
-            steps.append(step(noble, StepKind.FINAL, index, limit, no_peek=True))
+            steps.append(Step(noble, StepKind.FINAL, index, limit, no_peek=True))
     state.steps = steps
     return [{"event": "toast_called", "seat": seat}]
 
@@ -61,7 +61,7 @@ def start_before_drinking(state: GobletsModel) -> None:
     state.stage = Stage.BEFORE_DRINKING
     state.steps = state.ability_steps(order, "before_drinking")
     caller = state.toast_caller
-    state.steps.append(step(caller, StepKind.REVEAL, state.place_index(caller)))
+    state.steps.append(Step(caller, StepKind.REVEAL, state.place_index(caller)))
 
 
 def correct_contents(state: GobletsModel, sensed: list[dict[str, int]]) -> list[Event]:

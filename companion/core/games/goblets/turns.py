@@ -9,7 +9,7 @@ phase table starts the next one (:mod:`engine`).
 
 from __future__ import annotations
 
-from companion.core.games.goblets.model import GobletsModel, Stage, StepKind, step
+from companion.core.games.goblets.model import GobletsModel, Stage, Step, StepKind
 from companion.core.games.goblets.tokens import Token
 
 
@@ -33,12 +33,12 @@ def start_turn(state: GobletsModel, index: int) -> None:
     state.no_wine_at_start = state.screens[index].get(Token.WINE.value, 0) == 0
     if place["winetaster"] is None:
         seat = place["seats"][0]
-        state.steps = [step(seat, StepKind.TURN, index, 2 + state.bonus(seat, "extra_action"))]
+        state.steps = [Step(seat, StepKind.TURN, index, 2 + state.bonus(seat, "extra_action"))]
         return
     taster, noble = place["winetaster"], place["noble"]
     # The Noble is always asked first, so the table cannot tell whether the pair has Wine left.
-    steps = [step(noble, StepKind.TOAST_OPTION, index)]
-    steps.append(step(taster, StepKind.TURN, index, 1, no_toast=True))
+    steps = [Step(noble, StepKind.TOAST_OPTION, index)]
+    steps.append(Step(taster, StepKind.TURN, index, 1, no_toast=True))
     extra = state.bonus(noble, "extra_action")
-    steps.append(step(noble, StepKind.TURN, index, 1 + extra, no_toast=True, no_peek=True))
+    steps.append(Step(noble, StepKind.TURN, index, 1 + extra, no_toast=True, no_peek=True))
     state.steps = steps

@@ -29,14 +29,7 @@ def _public(state: GobletsModel) -> dict[str, Any]:
     mover = state.to_move()
     step = None
     if state.phase == Phase.PLAY and state.steps:
-        current = state.steps[0]
-        step = {
-            "kind": current["kind"],
-            "seat": current["seat"],
-            "place": current["place"],
-            "limit": current["limit"],
-            "taken": state.taken,
-        }
+        step = {**state.steps[0].wire(), "taken": state.taken}
     cards = []
     for seat in range(opts.players):
         card = state.card(seat)
@@ -311,7 +304,7 @@ def entry_refusal(state: Any, action: Action, viewer: Viewer, mode: Mode) -> tup
         at_reveal = (
             mode is Mode.RECORDING
             and getattr(state, "steps", None)
-            and (state.steps[0]["kind"] == StepKind.REVEAL)
+            and (state.steps[0].kind == StepKind.REVEAL)
         )
         if not at_reveal:
             return ("a Goblet's contents are counted once they are revealed", rules.REVEAL)
