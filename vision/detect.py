@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 
 from companion.core.errors import MalformedInput
+from vision import rings as ring_reader
+from vision import tokens as token_reader
 from vision.calibrate import Calibration
-from vision.frame import Cloth, check_image, relight, warp
+from vision.frame import Cloth, check_image, relit_parts
 from vision.rings import RingReading, detect_rings
 from vision.tokens import count_tokens
 
@@ -46,8 +48,11 @@ def canonical_view(image: Any, calibration: Calibration) -> np.ndarray:
     return relit_view(image, calibration)[0]
 
 
-def relit_view(image: Any, calibration: Calibration) -> tuple[np.ndarray, Cloth]:
-    """The frame warped to the canonical table and relit, and the cloth model learned from it."""
+def relit_view(
+    image: Any, calibration: Calibration, boxes: list[tuple[int, int, int, int]] | None = None
+) -> tuple[np.ndarray, Cloth]:
+    """The frame warped to the canonical table and relit, and the cloth model learned from it
+    (``boxes``: only those parts relit, see :func:`vision.frame.relight`)."""
     image = check_image(image)
     if (image.shape[1], image.shape[0]) != tuple(calibration.image_size):
         raise MalformedInput(
@@ -55,13 +60,15 @@ def relit_view(image: Any, calibration: Calibration) -> tuple[np.ndarray, Cloth]
             f"{calibration.image_size[0]}x{calibration.image_size[1]}",
             field="image",
         )
-    return relight(warp(image, calibration.homography))
+    return relit_parts(image, calibration.homography, boxes)
 
 
 def detect(image: Any, calibration: Calibration, tokens: bool = True) -> Detections:
     """Rings at seats and (``tokens``) revealed token counts in one BGR frame."""
-    view, cloth = relit_view(image, calibration)
     seats = calibration.seats
+    # Only the parts the readers look at are relit: the ring zone and the reveal areas.
+    boxes = [ring_reader.BOX] + (token_reader.boxes(seats) if tokens else [])
+    view, cloth = relit_view(image, calibration, boxes)
     return Detections(
         detect_rings(view, seats, cloth), count_tokens(view, seats, cloth) if tokens else None
     )

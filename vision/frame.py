@@ -11,6 +11,7 @@ frame, tells the cloth (lit or in shadow, by chromaticity) from everything on it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,7 +94,12 @@ def lighting(canonical: np.ndarray) -> tuple[np.ndarray, float]:
 
 def _fit(canonical: np.ndarray) -> tuple[np.ndarray, float]:
     """:func:`lighting` on the ``_FIT`` x ``_FIT`` thumbnail."""
-    small = cv2.resize(canonical, (_FIT, _FIT), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return _fit_thumbnail(cv2.resize(canonical, (_FIT, _FIT), interpolation=cv2.INTER_AREA))
+
+
+def _fit_thumbnail(thumbnail: np.ndarray) -> tuple[np.ndarray, float]:
+    """The robust cubic fit of :func:`_fit` to a ``_FIT`` x ``_FIT`` thumbnail of the table."""
+    small = thumbnail.astype(np.float32)
     design = _DESIGN[_MASK]
     values = small[_MASK]
     keep = np.ones(len(values), bool)
@@ -126,6 +132,9 @@ PAPER = 236.0
 """The white of the printed markers under the reference light (the white reference)."""
 _MARKER_R = round(layout.MARKER_SIZE * 0.65)
 _ONES = np.ones((1, 3), np.float32)
+Box = tuple[int, int, int, int]
+"""A part of the canonical view: rows ``y0:y1``, columns ``x0:x1``."""
+WHOLE: Box = (0, layout.SIZE, 0, layout.SIZE)
 
 
 @dataclass(frozen=True)
@@ -146,15 +155,32 @@ class Cloth:
         its chromaticity (the light's colour is the same in and out of the shadow), so the
         test is chromaticity close to the cloth's and a brightness ratio in
         ``[darkest, brightest]``; ``looser`` widens the chromaticity tolerance."""
+        return self.masks(bgr, [(darkest, brightest, looser)])[0]
+
+    def masks(self, bgr: np.ndarray, options: list[tuple[float, float, float]]) -> list[np.ndarray]:
+        """:meth:`mask` for each ``(darkest, brightest, looser)`` of ``options``, the
+        chromaticity measured once."""
         # Chromaticity from a 3x3 mean: sensor noise would scatter it most where it is dark.
-        f = cv2.blur(bgr, (3, 3)).astype(np.float32)
-        total = cv2.transform(f, _ONES) + 1.0
-        ref = self.bgr / (float(self.bgr.sum()) + 1.0)
-        d = np.hypot(f[..., 0] / total - ref[0], f[..., 2] / total - ref[2])
-        ratio = total / (float(self.bgr.sum()) + 1.0)
-        # In a shadow the same noise is a larger share of a smaller signal.
-        tolerance = looser * self.tolerance / np.sqrt(np.clip(ratio, 0.3, 1.0))
-        return (d < tolerance) & (ratio > darkest) & (ratio < brightest)
+        b, g, r = (c.astype(np.float32) for c in cv2.split(cv2.blur(bgr, (3, 3))))
+        total = b + g + r
+        total += 1.0
+        whole = float(self.bgr.sum()) + 1.0
+        ref = self.bgr / whole
+        # The chromaticity distance d = |(b, r) / total - ref|, squared and times total**2
+        # (no division per pixel): off = d**2 * total**2.
+        db = cv2.scaleAdd(total, -float(ref[0]), b)
+        dr = cv2.scaleAdd(total, -float(ref[2]), r)
+        off = cv2.add(cv2.multiply(db, db), cv2.multiply(dr, dr))
+        ratio = total * (1.0 / whole)
+        # In a shadow the same noise is a larger share of a smaller signal: the tolerance
+        # grows as 1 / sqrt(ratio), so d**2 * clip(ratio) is held to tolerance**2.
+        off *= np.clip(ratio, 0.3, 1.0)
+        total2 = cv2.multiply(total, total)
+        out = []
+        for darkest, brightest, looser in options:
+            limit = (looser * self.tolerance) ** 2
+            out.append((off < limit * total2) & (ratio > darkest) & (ratio < brightest))
+        return out
 
 
 def _at(surface: np.ndarray, x: float, y: float) -> np.ndarray:
@@ -163,13 +189,27 @@ def _at(surface: np.ndarray, x: float, y: float) -> np.ndarray:
     return surface[min(int(y * scale), _FIT - 1), min(int(x * scale), _FIT - 1)]
 
 
+def _marker_box(marker: int) -> Box:
+    """The part of the canonical view round marker ``marker`` where its paper is looked for."""
+    mx, my = (round(v) for v in layout.marker_centre(marker))
+    return (my - _MARKER_R, my + _MARKER_R, mx - _MARKER_R, mx + _MARKER_R)
+
+
 def _white(canonical: np.ndarray, surface: np.ndarray) -> np.ndarray | None:
     """The cloth's colour relative to the markers' white paper (per channel), the median over
     the markers whose bright pixels are plausibly paper; None when no marker shows."""
-    ratios = []
+    patches = []
     for marker in layout.MARKER_IDS:
-        mx, my = (round(v) for v in layout.marker_centre(marker))
-        patch = canonical[my - _MARKER_R : my + _MARKER_R, mx - _MARKER_R : mx + _MARKER_R]
+        y0, y1, x0, x1 = _marker_box(marker)
+        patches.append(canonical[y0:y1, x0:x1])
+    return _white_of(patches, surface)
+
+
+def _white_of(patches: list[np.ndarray], surface: np.ndarray) -> np.ndarray | None:
+    """:func:`_white` from the canonical patches round the markers (in marker order)."""
+    ratios = []
+    for marker, patch in zip(layout.MARKER_IDS, patches, strict=True):
+        mx, my = layout.marker_centre(marker)
         patch = patch.reshape(-1, 3).astype(np.float32)
         grey = patch.mean(axis=1)
         white = patch[grey >= np.percentile(grey, 85)].mean(axis=0)
@@ -193,6 +233,60 @@ def relight(canonical: np.ndarray) -> tuple[np.ndarray, Cloth]:
     whatever the cloth. Without a readable marker the cloth is taken to be ``palette.CLOTH``.
     A table too dark to see, or mostly not cloth, is MalformedInput (a frame not to trust)."""
     surface, cloth = _fit(canonical)
+    colour = _cloth_colour(surface, cloth, _white(canonical, surface))
+    gain = cv2.resize(colour / surface, (canonical.shape[1], canonical.shape[0]))
+    blurred = cv2.blur(canonical, (3, 3))[::_STRIDE, ::_STRIDE]
+    return _relit(canonical, gain), _cloth_model(blurred, gain[::_STRIDE, ::_STRIDE], colour)
+
+
+def relit_parts(
+    image: np.ndarray, homography: np.ndarray, boxes: list[Box] | None = None
+) -> tuple[np.ndarray, Cloth]:
+    """The frame warped to the canonical table and relit as :func:`relight` does it, but
+    warping only ``boxes`` of the view (the rest is 0; None: the whole view): the ring zone and
+    the reveal areas are all the readers look at, half the table's pixels. The light is fitted
+    on a sparse warp (every fourth canonical pixel of the frame smoothed over about three
+    canonical pixels, as the 3x3 mean :func:`relight` measures the cloth on), the markers'
+    white on warps of their patches."""
+    h = np.asarray(homography, np.float64)
+    src = image
+    k = math.ceil(3 * _frame_pixels_per_canonical(h))
+    if k > 1:
+        src = cv2.blur(image, (k, k))
+    sparse = _warp_box(src, h, (0, layout.SIZE, 0, layout.SIZE), _STRIDE)
+    surface, cloth = _fit_thumbnail(cv2.resize(sparse, (_FIT, _FIT), interpolation=cv2.INTER_AREA))
+    patches = [_warp_box(image, h, _marker_box(m)) for m in layout.MARKER_IDS]
+    colour = _cloth_colour(surface, cloth, _white_of(patches, surface))
+    gain = cv2.resize(colour / surface, (layout.SIZE, layout.SIZE))
+    view = np.zeros((layout.SIZE, layout.SIZE, 3), np.uint8)
+    for box in [WHOLE] if boxes is None else boxes:
+        y0, y1, x0, x1 = box
+        view[y0:y1, x0:x1] = _relit(_warp_box(image, h, box), gain[y0:y1, x0:x1])
+    return view, _cloth_model(sparse, gain[::_STRIDE, ::_STRIDE], colour)
+
+
+def _frame_pixels_per_canonical(homography: np.ndarray) -> float:
+    """How many frame pixels one canonical pixel spans at the table's centre."""
+    inverse = np.linalg.inv(homography)
+    points = inverse @ np.array([[400.0, 401.0, 400.0], [400.0, 400.0, 401.0], [1.0, 1.0, 1.0]])
+    x, y = points[0] / points[2], points[1] / points[2]
+    return float(np.sqrt(abs((x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]))))
+
+
+def _warp_box(image: np.ndarray, homography: np.ndarray, box: Box, stride: int = 1) -> np.ndarray:
+    """The canonical view's part ``box`` (every ``stride``-th pixel) warped from the frame:
+    the same pixels :func:`warp` gives there."""
+    y0, y1, x0, x1 = box
+    shift = np.array([[1.0 / stride, 0, -x0 / stride], [0, 1.0 / stride, -y0 / stride], [0, 0, 1]])
+    size = (-(-(x1 - x0) // stride), -(-(y1 - y0) // stride))
+    return cv2.warpPerspective(
+        image, shift @ homography, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def _cloth_colour(surface: np.ndarray, cloth: float, ratio: np.ndarray | None) -> np.ndarray:
+    """The cloth's colour under the reference light (float32 BGR), after refusing a table too
+    dark to see or mostly not cloth (MalformedInput)."""
     level = float(surface[_FIT * 3 // 8 : _FIT * 5 // 8, _FIT * 3 // 8 : _FIT * 5 // 8].mean())
     if level < MIN_LIGHT:
         raise MalformedInput(
@@ -203,23 +297,38 @@ def relight(canonical: np.ndarray) -> tuple[np.ndarray, Cloth]:
             f"only {cloth:.0%} of the table looks like cloth: covered, or a wrong calibration",
             field="image",
         )
-    ratio = _white(canonical, surface)
     colour = _CLOTH_BGR if ratio is None else np.clip(ratio * PAPER, 8.0, 250.0)
-    # The gain varies as slowly as the light: computed on the thumbnail, then enlarged.
-    gain = cv2.resize(colour.astype(np.float32) / surface, (canonical.shape[1], canonical.shape[0]))
+    return colour.astype(np.float32)
+
+
+def _relit(part: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """A part of the canonical view times its gain, with saturated pixels marked."""
     # uint8 x float32 straight into float32 (no float copy of the whole view): the same values.
-    view = cv2.convertScaleAbs(cv2.multiply(canonical, gain, dtype=cv2.CV_32F))
+    view = cv2.convertScaleAbs(cv2.multiply(part, gain, dtype=cv2.CV_32F))
     np.minimum(view, SATURATED - 1, out=view)
-    # A pixel is saturated when any channel is: 255 on all three channels there (the view is
-    # <= 254 elsewhere, so a maximum with the mark sets it without a boolean scatter).
-    b, g, r = cv2.split(canonical)
-    lost = cv2.compare(cv2.max(cv2.max(b, g), r), SATURATED - 4, cv2.CMP_GE)
+    # A pixel is lost when every channel saturated (glare adds white until all three clip):
+    # 255 on all three channels there (the view is <= 254 elsewhere, so a maximum with the mark
+    # sets it without a boolean scatter). One channel clipped is not glare: white linen under
+    # a warm lamp clips its red and keeps green and blue, where a token still shows.
+    b, g, r = cv2.split(part)
+    # A pixel with some channel clipped is at least that bright: relit, the clip would be
+    # darker than the thing was (a white Antidote's face under a bright exposure, relit to
+    # 207, would pass for a sheened Poison). Its brightest channel is set to the view's top
+    # and the others scaled with it, which keeps its chromaticity (cloth stays cloth).
+    clipped = cv2.compare(cv2.max(cv2.max(b, g), r), SATURATED - 4, cv2.CMP_GE)
+    ys, xs = np.nonzero(clipped)
+    if ys.size:
+        pixels = view[ys, xs].astype(np.float32)
+        top = np.maximum(pixels.max(axis=1, keepdims=True), 1.0)
+        view[ys, xs] = np.minimum(pixels * ((SATURATED - 1) / top) + 0.5, SATURATED - 1)
+    lost = cv2.compare(cv2.min(cv2.min(b, g), r), SATURATED - 4, cv2.CMP_GE)
     cv2.max(view, cv2.merge((lost, lost, lost)), dst=view)
-    return view, _cloth_model(view, colour.astype(np.float32))
+    return view
 
 
+_STRIDE = 4
 _SAMPLE = np.zeros((layout.SIZE, layout.SIZE), bool)
-_SAMPLE[::4, ::4] = True
+_SAMPLE[::_STRIDE, ::_STRIDE] = True
 _SAMPLE &= cv2.circle(
     np.zeros((layout.SIZE, layout.SIZE), np.uint8),
     (round(layout.CENTRE[0]), round(layout.CENTRE[1])),
@@ -227,18 +336,20 @@ _SAMPLE &= cv2.circle(
     1,
     -1,
 ).astype(bool)
+_SAMPLE_GRID = _SAMPLE[::_STRIDE, ::_STRIDE]
+"""The sampled pixels (every fourth row and column, on the table) on the sample grid."""
 
 
-_SAMPLE_AT = np.flatnonzero(_SAMPLE)
-"""The sampled pixels as flat indices (in row-major order, as the boolean mask picks them)."""
-
-
-def _cloth_model(view: np.ndarray, colour: np.ndarray) -> Cloth:
+def _cloth_model(sparse: np.ndarray, gain: np.ndarray, colour: np.ndarray) -> Cloth:
     """The cloth's chromaticity spread measured on the table (texture, noise, grain): six
     times the median distance of the table's cloth-like pixels (a robust scale: the goblets,
-    tokens and hands on the table are a minority and lie beyond it)."""
-    blurred = cv2.blur(view, (3, 3)).reshape(-1, 3)
-    table = blurred[_SAMPLE_AT].astype(np.float32)
+    tokens and hands on the table are a minority and lie beyond it). ``sparse``: every fourth
+    pixel of the canonical view smoothed over 3x3 (sensor noise), ``gain`` the relighting
+    there (smooth, so relit smoothed = smoothed times gain)."""
+    relit = sparse.astype(np.float32) * gain
+    # Rounded as the 8-bit view is (its quantisation is part of the spread the tolerance has
+    # to cover).
+    table = np.minimum(np.rint(relit[_SAMPLE_GRID]), SATURATED - 1)
     total = table.sum(axis=1) + 1.0
     ref = colour / (float(colour.sum()) + 1.0)
     d = np.hypot(table[:, 0] / total - ref[0], table[:, 2] / total - ref[2])

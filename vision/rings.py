@@ -121,6 +121,8 @@ cv2.circle(_ZONE_MASK, (round(layout.CENTRE[0]), round(layout.CENTRE[1])), round
 _Y0, _Y1 = round(layout.CENTRE[1] - ZONE), round(layout.CENTRE[1] + ZONE) + 1
 _X0, _X1 = round(layout.CENTRE[0] - ZONE), round(layout.CENTRE[0] + ZONE) + 1
 _CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+BOX = (_Y0, _Y1, _X0, _X1)
+"""The part of the canonical view the rings are read from (rows y0:y1, columns x0:x1)."""
 
 
 @dataclass(frozen=True)

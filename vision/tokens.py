@@ -113,6 +113,19 @@ _COVER_DISC = cv2.circle(
     -1,
 )
 _COVER_DISC /= _COVER_DISC.sum()
+_COVER_DY, _COVER_DX = (v - round(COVER_RADIUS) for v in np.nonzero(_COVER_DISC))
+
+
+def _covered(mask: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """The fraction of the disc of :data:`COVER_RADIUS` round each point ``(xs, ys)`` that
+    ``mask`` covers (the disc's mean, as a filter over the mask would give it, but only at
+    the points asked: the candidates for a centre are few)."""
+    r = round(COVER_RADIUS)
+    padded = cv2.copyMakeBorder(mask, r, r, r, r, cv2.BORDER_REFLECT_101)
+    hits = padded[ys[:, None] + r + _COVER_DY, xs[:, None] + r + _COVER_DX]
+    return hits.sum(axis=1, dtype=np.float32) / len(_COVER_DY)
+
+
 _RING_R = round(2.6 * R)
 _RING = cv2.circle(np.zeros((2 * _RING_R + 1,) * 2, np.uint8), (_RING_R,) * 2, _RING_R, 1, -1) > 0
 _RING &= cv2.circle(np.zeros_like(_RING, np.uint8), (_RING_R,) * 2, round(1.3 * R), 1, -1) == 0
@@ -204,18 +217,22 @@ def _votes(mask: np.ndarray) -> np.ndarray:
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     ys, xs = np.nonzero(mask & ~cv2.erode(mask, _OPEN))
-    acc = np.zeros(mask.shape, np.float32)
-    if xs.size == 0:
-        return acc
-    norm = np.hypot(gx[ys, xs], gy[ys, xs]) + 1e-6
-    nx, ny = gx[ys, xs] / norm, gy[ys, xs] / norm
     h, w = mask.shape
+    if xs.size == 0:
+        return np.zeros(mask.shape, np.float32)
+    gxs, gys = gx[ys, xs], gy[ys, xs]
+    norm = np.hypot(gxs, gys) + 1e-6
+    nx, ny = gxs / norm, gys / norm
+    cells = []
     for reach in VOTE_REACH:
         vx = np.rint(xs + reach * nx).astype(np.intp)
         vy = np.rint(ys + reach * ny).astype(np.intp)
         ok = (vx >= 0) & (vx < w) & (vy >= 0) & (vy < h)
-        np.add.at(acc, (vy[ok], vx[ok]), 1.0 / len(VOTE_REACH))
-    return cv2.boxFilter(acc, -1, (5, 5), normalize=False)
+        cells.append(vy[ok] * w + vx[ok])
+    # Every vote counted at once (np.add.at, one vote at a time, is many times slower).
+    acc = np.bincount(np.concatenate(cells), minlength=h * w).astype(np.float32)
+    acc *= 1.0 / len(VOTE_REACH)
+    return cv2.boxFilter(acc.reshape(h, w), -1, (5, 5), normalize=False)
 
 
 def find_blobs(
@@ -239,8 +256,9 @@ def find_blobs(
                 votes += _votes(_fill_holes(cv2.morphologyEx(part, cv2.MORPH_OPEN, _OPEN)))
     # A centre: enough of a rim voted for it, and the token's face is there (a sheen's hollow
     # leaves at least a crescent of it).
-    cover = cv2.filter2D(mask.astype(np.float32), -1, _COVER_DISC)
-    ys, xs = np.nonzero((votes >= MIN_VOTES) & (cover >= MIN_COVER))
+    ys, xs = np.nonzero(votes >= MIN_VOTES)
+    keep = _covered(mask, ys, xs) >= MIN_COVER
+    ys, xs = ys[keep], xs[keep]
     order = np.argsort(-votes[ys, xs], kind="stable")
     centres = _spread(xs[order], ys[order], MIN_APART)
     blobs = [Blob(int(stats[b, cv2.CC_STAT_AREA]), [], label=b) for b in range(n)]
@@ -415,7 +433,7 @@ def area_blobs(
     classes, token_distance = classify(lab, by_chroma)
     # Darker than 0.4 of the cloth is no shadow here (a goblet's takes at most 0.6 of the
     # light) but may be a Poison token's blurred edge.
-    bare = cloth.mask(crop, darkest=0.4)
+    bare, loose = cloth.masks(crop, [(0.4, 1.22, 1.0), (0.3, 1.22, CLOTH_LOOSER)])
     table = _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     area = _DISC & table
     band = cv2.morphologyEx((~bare & (_BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
@@ -442,9 +460,7 @@ def area_blobs(
     vivid = (by_chroma != NO_KIND) & (by_chroma != chroma_kind(cloth.bgr))
     vivid &= spread >= VIVID
     cloth_like = bare | (
-        (_cloth_distance(lab, cloth.bgr) <= token_distance)
-        & ~(colourless & ~cloth.mask(crop, darkest=0.3, looser=CLOTH_LOOSER))
-        & ~vivid
+        (_cloth_distance(lab, cloth.bgr) <= token_distance) & ~(colourless & ~loose) & ~vivid
     )
     if _untextured(crop, cloth_like, table):
         return None
@@ -485,6 +501,37 @@ def area_blobs(
         peaks = [(x + x0, y + y0) for x, y in blob.peaks]
         extra = _unexplained((labels == blob.label) & ~sheened, blob.peaks, classes)
         out.append(Blob(blob.area, peaks, kinds, blob.label, extra))
+    if _lost_unexplained(lost & (area > 0), [p for b in blobs for p in b.peaks]):
+        return None
+    return out
+
+
+LOST_UNEXPLAINED = 12
+"""Saturated pixels (every channel clipped) in an area that lie on no token found: a white
+thing the camera lost, which may be a token that cannot be counted (a clump of Antidotes on
+white linen under a lamp shows only their saturated sheens). A token's own sheen lies on it."""
+
+
+def _lost_unexplained(lost: np.ndarray, centres: list[tuple[float, float]]) -> bool:
+    """True when at least :data:`LOST_UNEXPLAINED` saturated pixels lie beyond a token's
+    radius (and its blur) from every centre found."""
+    if int(lost.sum()) < LOST_UNEXPLAINED:
+        return False
+    far = lost.astype(np.uint8)
+    for x, y in centres:
+        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
+    return int(far.sum()) >= LOST_UNEXPLAINED
+
+
+def boxes(seats: int) -> list[tuple[int, int, int, int]]:
+    """The parts of the canonical view the reveal areas are read from, one per seat (rows
+    y0:y1, columns x0:x1)."""
+    table = TableLayout(seats)
+    out = []
+    for seat in range(seats):
+        cx, cy = table.reveal_centre(seat)
+        x0, y0 = round(cx) - _HALF, round(cy) - _HALF
+        out.append((y0, y0 + 2 * _HALF + 1, x0, x0 + 2 * _HALF + 1))
     return out
 
 
