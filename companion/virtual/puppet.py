@@ -56,7 +56,7 @@ from typing import Any
 
 from companion.core import registry
 from companion.core.game import CHANCE, Action
-from companion.core.games.goblets.model import Step
+from companion.core.games.goblets.model import Phase, Step
 from companion.core.games.goblets.tokens import Token
 from companion.virtual.puppet_course import (
     IDLE,
@@ -121,9 +121,9 @@ class Puppeteer(CourseHands):
         engine = self.engine
         if engine.is_over():
             pass
-        elif engine.phase == "initial_pour":
+        elif engine.phase == Phase.INITIAL_POUR:
             self._setup(sensed)
-        elif engine.phase == "shootout":
+        elif engine.phase == Phase.SHOOTOUT:
             self._shootout()
         elif engine.to_move() is CHANCE:
             self._deal(sensed)
@@ -173,10 +173,10 @@ class Puppeteer(CourseHands):
         if sensed.state is not None:
             self.engine = sensed.state.clone()
             self.actions = [self._recorded(a) for a in sensed.actions]
-            if self.sensor == "camera" and self.engine.phase == "play":
+            if self.sensor == "camera" and self.engine.phase == Phase.PLAY:
                 self._contents_from_hands()
             if self.engine.course != self._course.number:
-                started = self.engine.phase != "initial_pour"
+                started = self.engine.phase != Phase.INITIAL_POUR
                 self._course = CourseNotes(self.engine.course, started, self.engine.turn_number)
 
     # -- turns --------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.core.errors import MalformedInput
 from companion.core.game import CHANCE, Action, Mode
+from companion.core.games.goblets.model import Phase
 from companion.core.games.goblets.state import GobletsState
 from companion.core.games.goblets.tokens import Token
 from companion.virtual.live import HandTable
@@ -144,7 +145,7 @@ class CourseHands:
         names = [engine.ring_of[g] for g in engine.goblet_at]
         goblets = {engine.ring_of[g]: dict(c) for g, c in enumerate(engine.goblets)}
         table.restore(names, goblets)
-        if engine.phase != "initial_pour":
+        if engine.phase != Phase.INITIAL_POUR:
             table.deal_screens(engine.screens)
 
     @property
@@ -227,7 +228,7 @@ class CourseHands:
         if sensed is None:
             self._apply(engine.sample_chance(self.rng))
             return
-        if engine.phase == "deal_characters" and not self._course.started:
+        if engine.phase == Phase.DEAL_CHARACTERS and not self._course.started:
             # The Host starts the game's first Course; the sensed side deals the Characters.
             self.table.wait(self.table.span(THINK))
             self._tap("start_course")

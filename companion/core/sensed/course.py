@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import CHANCE, Action, Event, Mode
+from companion.core.games.goblets.model import Phase, Stage
 from companion.core.games.goblets.state import GobletsState
 from companion.core.sensed import pairs
 from companion.core.sensed.abilities import Expected, declined
@@ -69,7 +70,7 @@ class CourseTable:
         if not self.names.rings:
             self.names.bind_layout(state, self.layout)
         self.conflict: Event | None = None
-        self.started_course = 0 if state.phase == "initial_pour" else state.course
+        self.started_course = 0 if state.phase == Phase.INITIAL_POUR else state.course
         self._first: dict[str, str] = {}
         self._extra: list[dict[str, Any]] = []
         self._queue: list[dict[str, Any]] = []
@@ -95,7 +96,7 @@ class CourseTable:
         self.state = state
         result = Result()
         engine = self.names.engine_layout(state) if self.names.is_bound else None
-        if state.phase == "play" and engine is not None and engine != self.layout:
+        if state.phase == Phase.PLAY and engine is not None and engine != self.layout:
             result.notices.append(
                 {
                     "notice": "layout_differs",
@@ -116,10 +117,10 @@ class CourseTable:
         """
         state = self.state
         result = Result()
-        if state.phase == "deal_characters":
+        if state.phase == Phase.DEAL_CHARACTERS:
             # "Shuffle the Character cards and deal 1 to each player": before the first Course.
             self._auto_chance(result)
-        if state.phase != "initial_pour":
+        if state.phase != Phase.INITIAL_POUR:
             raise AmbiguousObservation(
                 f"the Course has already started (phase {state.phase}): nothing to start"
             )
@@ -151,7 +152,7 @@ class CourseTable:
         state = self.state
         if self.conflict is not None:
             return "conflict"
-        if state.phase == "initial_pour":
+        if state.phase == Phase.INITIAL_POUR:
             if self.started_course != state.course:
                 return "course_not_started"
             if self._misplaced:
@@ -175,7 +176,7 @@ class CourseTable:
         while (
             self.rng is not None
             and state.to_move() is CHANCE
-            and state.phase not in ("initial_pour", "shootout")
+            and state.phase not in (Phase.INITIAL_POUR, Phase.SHOOTOUT)
         ):
             self._apply(state.sample_chance(self.rng), result)
 
@@ -210,7 +211,7 @@ class CourseTable:
         if self._queue:
             raise AmbiguousObservation("sensed events are waiting for a chance event")
         state = self.state
-        if state.phase != "play" or state.stage not in ("toast", "before_drinking"):
+        if state.phase != Phase.PLAY or state.stage not in (Stage.TOAST, Stage.BEFORE_DRINKING):
             raise AmbiguousObservation("the Goblets were revealed without a Toast")
 
     def _revealed_contents(
@@ -303,7 +304,7 @@ class CourseTable:
         state = self.state
         self._first = {}
         self._extra = []
-        if state.phase == "shootout":
+        if state.phase == Phase.SHOOTOUT:
             result.notices.append(
                 {"notice": "shootout", "message": "the tie-break is played by hand or virtually"}
             )

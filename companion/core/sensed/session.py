@@ -29,6 +29,7 @@ from typing import Any
 
 from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.game import Action
+from companion.core.games.goblets.model import Phase
 from companion.core.games.goblets.state import GobletsState
 from companion.core.observations import Observation
 from companion.core.sensed.gather import Gather
@@ -166,7 +167,7 @@ class SensedSession:
         table, state = self.table, self.state
         if (
             self.pouring is not None
-            or state.phase != "initial_pour"
+            or state.phase != Phase.INITIAL_POUR
             or table.started_course == state.course
             or not table.names.is_bound
         ):

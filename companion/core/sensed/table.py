@@ -27,7 +27,7 @@ from typing import Any
 from companion.core.errors import MalformedInput
 from companion.core.game import Action, Mode
 from companion.core.games.goblets import abilities as engine_abilities
-from companion.core.games.goblets.model import StepKind
+from companion.core.games.goblets.model import Phase, Stage, StepKind
 from companion.core.games.goblets.tokens import check_contents, is_kind
 from companion.core.sensed import actors
 from companion.core.sensed.abilities import ability_action
@@ -246,12 +246,12 @@ class SensedTable(EventIntake, CourseTable):
         if self.conflict is not None:
             result.notices.append({"notice": "conflict_resolved", "conflict": self.conflict})
             self.conflict = None
-            if self.state.phase != "initial_pour":
+            if self.state.phase != Phase.INITIAL_POUR:
                 # The move was made while the table could not be read: before anything that
                 # waited for the fix.
                 self._queue.insert(0, item)
                 return result.extend(self._drain())
-        if self.state.phase == "initial_pour":
+        if self.state.phase == Phase.INITIAL_POUR:
             # Setting the Goblets out is not an action; once the Host started the Course they
             # must stand where the engine sets them.
             if self.started_course == self.state.course:
@@ -265,7 +265,7 @@ class SensedTable(EventIntake, CourseTable):
         """Record the move that turns the engine's layout into ``target``: by ``seat`` (a
         passing player's own Swap reported late), else by whoever's turn it is."""
         state = self.state
-        if state.phase != "play":
+        if state.phase != Phase.PLAY:
             if target != self.names.engine_layout(state):
                 result.notices.append(
                     {
@@ -296,11 +296,11 @@ class SensedTable(EventIntake, CourseTable):
     def _pour(self, item: dict[str, Any], result: Result) -> None:
         state = self.state
         name, token = item["goblet"], item["token"]
-        if state.phase == "initial_pour":
+        if state.phase == Phase.INITIAL_POUR:
             self._initial(item, result)
             return
         place = self.names.place_of(state, name)
-        if state.phase != "play" or place is None:
+        if state.phase != Phase.PLAY or place is None:
             result.notices.append({"notice": "pour_not_recorded", "goblet": name})
             return
         seat = None if item.get("outside") else self.turn_seat()
@@ -310,9 +310,13 @@ class SensedTable(EventIntake, CourseTable):
         """A Goblet lifted and put back at its place: "Look into Your Goblet" (a Peek)."""
         state = self.state
         place = item["seat"]
-        if state.phase == "initial_pour" or state.is_over():
+        if state.phase == Phase.INITIAL_POUR or state.is_over():
             return  # between Courses the Goblets are handled to set them out (Appetizers)
-        if state.phase != "play" or state.stage not in ("turns", "toast", "course_start"):
+        if state.phase != Phase.PLAY or state.stage not in (
+            Stage.TURNS,
+            Stage.TOAST,
+            Stage.COURSE_START,
+        ):
             result.notices.append({"notice": "lift", "goblet": item["goblet"], "seat": place})
             return
         if self.expected.take_lift(place):
