@@ -231,6 +231,9 @@
   }
 
   function render(message) {
+    // A seat that ended (CB.rejoin replaced the page) draws nothing more, though a timer of the
+    // reveal's moments may still fire.
+    if (document.body.dataset.rejoin) { clearTimeout(momentTimer); return; }
     shown = message;  // CB.act and CB.live draw only the newest message
     const me = message.you || {};
     const view = message.view || {};
