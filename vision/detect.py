@@ -8,11 +8,12 @@ from typing import Any
 import numpy as np
 
 from companion.core.errors import MalformedInput
+from vision import frame, layout
 from vision import rings as ring_reader
 from vision import tokens as token_reader
 from vision.calibrate import Calibration
 from vision.frame import Cloth, check_image, relit_parts
-from vision.rings import RingReading, detect_rings
+from vision.rings import RingReading
 from vision.tokens import count_tokens
 
 
@@ -53,6 +54,11 @@ def relit_view(
 ) -> tuple[np.ndarray, Cloth]:
     """The frame warped to the canonical table and relit, and the cloth model learned from it
     (``boxes``: only those parts relit, see :func:`vision.frame.relight`)."""
+    return relit_parts(_checked(image, calibration), calibration.homography, boxes)
+
+
+def _checked(image: Any, calibration: Calibration) -> np.ndarray:
+    """``image`` if it is a frame of the calibration's size (else MalformedInput)."""
     image = check_image(image)
     if (image.shape[1], image.shape[0]) != tuple(calibration.image_size):
         raise MalformedInput(
@@ -60,15 +66,23 @@ def relit_view(
             f"{calibration.image_size[0]}x{calibration.image_size[1]}",
             field="image",
         )
-    return relit_parts(image, calibration.homography, boxes)
+    return image
 
 
 def detect(image: Any, calibration: Calibration, tokens: bool = True) -> Detections:
     """Rings at seats and (``tokens``) revealed token counts in one BGR frame."""
-    seats = calibration.seats
-    # Only the parts the readers look at are relit: the ring zone and the reveal areas.
-    boxes = [ring_reader.BOX] + (token_reader.boxes(seats) if tokens else [])
-    view, cloth = relit_view(image, calibration, boxes)
-    return Detections(
-        detect_rings(view, seats, cloth), count_tokens(view, seats, cloth) if tokens else None
+    image = _checked(image, calibration)
+    seats, h = calibration.seats, calibration.homography
+    # Only the parts the readers look at are warped and relit: the ring zone at half
+    # resolution, the reveal areas whole.
+    light = frame.light_of(image, h)
+    rings = ring_reader.read_rings(
+        frame.relit_box(image, h, light, ring_reader.BOX, ring_reader.COARSE), seats, light.cloth
     )
+    if not tokens:
+        return Detections(rings, None)
+    view = np.zeros((layout.SIZE, layout.SIZE, 3), np.uint8)
+    for box in token_reader.boxes(seats):
+        y0, y1, x0, x1 = box
+        view[y0:y1, x0:x1] = frame.relit_box(image, h, light, box)
+    return Detections(rings, count_tokens(view, seats, light.cloth))

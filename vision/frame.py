@@ -239,30 +239,53 @@ def relight(canonical: np.ndarray) -> tuple[np.ndarray, Cloth]:
     return _relit(canonical, gain), _cloth_model(blurred, gain[::_STRIDE, ::_STRIDE], colour)
 
 
-def relit_parts(
-    image: np.ndarray, homography: np.ndarray, boxes: list[Box] | None = None
-) -> tuple[np.ndarray, Cloth]:
-    """The frame warped to the canonical table and relit as :func:`relight` does it, but
-    warping only ``boxes`` of the view (the rest is 0; None: the whole view): the ring zone and
-    the reveal areas are all the readers look at, half the table's pixels. The light is fitted
-    on a sparse warp (every fourth canonical pixel of the frame smoothed over about three
-    canonical pixels, as the 3x3 mean :func:`relight` measures the cloth on), the markers'
-    white on warps of their patches."""
+@dataclass(frozen=True)
+class Light:
+    """How one frame is relit: the gain at every canonical pixel and the cloth model."""
+
+    gain: np.ndarray
+    cloth: Cloth
+
+
+def light_of(image: np.ndarray, homography: np.ndarray) -> Light:
+    """The light of a frame as :func:`relight` finds it, without warping the whole view: the
+    light is fitted on a sparse warp (every fourth canonical pixel of the frame smoothed over
+    about three canonical pixels, as the 3x3 mean :func:`relight` measures the cloth on), the
+    markers' white on warps of their patches."""
     h = np.asarray(homography, np.float64)
     src = image
     k = math.ceil(3 * _frame_pixels_per_canonical(h))
     if k > 1:
         src = cv2.blur(image, (k, k))
-    sparse = _warp_box(src, h, (0, layout.SIZE, 0, layout.SIZE), _STRIDE)
+    sparse = _warp_box(src, h, WHOLE, _STRIDE)
     surface, cloth = _fit_thumbnail(cv2.resize(sparse, (_FIT, _FIT), interpolation=cv2.INTER_AREA))
     patches = [_warp_box(image, h, _marker_box(m)) for m in layout.MARKER_IDS]
     colour = _cloth_colour(surface, cloth, _white_of(patches, surface))
     gain = cv2.resize(colour / surface, (layout.SIZE, layout.SIZE))
+    return Light(gain, _cloth_model(sparse, gain[::_STRIDE, ::_STRIDE], colour))
+
+
+def relit_box(
+    image: np.ndarray, homography: np.ndarray, light: Light, box: Box, stride: int = 1
+) -> np.ndarray:
+    """The part ``box`` of the relit canonical view (every ``stride``-th pixel), warped from
+    the frame alone: the same pixels as the whole view's there."""
+    y0, y1, x0, x1 = box
+    gain = light.gain[y0:y1:stride, x0:x1:stride]
+    return _relit(_warp_box(image, np.asarray(homography, np.float64), box, stride), gain)
+
+
+def relit_parts(
+    image: np.ndarray, homography: np.ndarray, boxes: list[Box] | None = None
+) -> tuple[np.ndarray, Cloth]:
+    """The frame warped to the canonical table and relit as :func:`relight` does it (the light
+    by :func:`light_of`), but only ``boxes`` of the view (the rest is 0; None: the whole view)."""
+    light = light_of(image, homography)
     view = np.zeros((layout.SIZE, layout.SIZE, 3), np.uint8)
     for box in [WHOLE] if boxes is None else boxes:
         y0, y1, x0, x1 = box
-        view[y0:y1, x0:x1] = _relit(_warp_box(image, h, box), gain[y0:y1, x0:x1])
-    return view, _cloth_model(sparse, gain[::_STRIDE, ::_STRIDE], colour)
+        view[y0:y1, x0:x1] = relit_box(image, homography, light, box)
+    return view, light.cloth
 
 
 def _frame_pixels_per_canonical(homography: np.ndarray) -> float:

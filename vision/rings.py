@@ -120,9 +120,11 @@ _ZONE_MASK = np.zeros((layout.SIZE, layout.SIZE), np.uint8)
 cv2.circle(_ZONE_MASK, (round(layout.CENTRE[0]), round(layout.CENTRE[1])), round(ZONE), 1, -1)
 _Y0, _Y1 = round(layout.CENTRE[1] - ZONE), round(layout.CENTRE[1] + ZONE) + 1
 _X0, _X1 = round(layout.CENTRE[0] - ZONE), round(layout.CENTRE[0] + ZONE) + 1
-_CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_CLOSE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+"""Closes the ring colour over its white pattern (at half resolution: 6 canonical px)."""
 BOX = (_Y0, _Y1, _X0, _X1)
-"""The part of the canonical view the rings are read from (rows y0:y1, columns x0:x1)."""
+"""The part of the canonical view the rings are read from (rows y0:y1, columns x0:x1), at
+half resolution (:data:`COARSE`: every second row and column)."""
 
 
 @dataclass(frozen=True)
@@ -182,8 +184,10 @@ def _kernel(inner: float, outer: float) -> np.ndarray:
 
 
 _COARSE = 2
-"""Ring centres are searched on the masks at half resolution: a ring is 68 px across, and the
-annulus filters cost a quarter as much."""
+"""Rings are read at half resolution (every second canonical pixel): a ring is 68 px across,
+its pattern's strokes 2 px (at half resolution their mix with the ring's colour lies on the
+same chromaticity line, and is read as the House), and every step costs a quarter as much."""
+COARSE = _COARSE
 _BODY = _kernel((layout.RING_INNER + 1) / _COARSE, (layout.RING_OUTER - 1) / _COARSE)
 _HOLE = _kernel(0, (layout.RING_INNER - 6) / _COARSE)
 _PEAK = np.ones((2 * int(layout.RING_INNER / _COARSE) + 1,) * 2, np.uint8)
@@ -200,21 +204,14 @@ _SCORE = _BODY.copy()
 _pad = (_BODY.shape[0] - _HOLE.shape[0]) // 2
 _SCORE[_pad : _pad + _HOLE.shape[0], _pad : _pad + _HOLE.shape[1]] -= HOLE_WEIGHT * _HOLE
 _SCORE /= 255.0  # the masks are 0/255
-_SPECK = np.ones((2, 2), np.uint8)
 
 
 def _match(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A 0/255 ring-colour mask at half resolution (closed over the white pattern first) and
-    its match against a ring: the annulus' fill less :data:`HOLE_WEIGHT` of the foot's."""
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SPECK)
+    """A 0/255 ring-colour mask at half resolution closed over the white pattern, and its
+    match against a ring: the annulus' fill less :data:`HOLE_WEIGHT` of the foot's."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE).astype(np.float32)
-    small = cv2.resize(
-        closed,
-        (closed.shape[1] // _COARSE, closed.shape[0] // _COARSE),
-        interpolation=cv2.INTER_AREA,
-    )
     # float32 in: OpenCV filters a large kernel by DFT then (uint8 in, directly: 5x slower).
-    return small, cv2.filter2D(small, -1, _SCORE, borderType=cv2.BORDER_CONSTANT)
+    return closed, cv2.filter2D(closed, -1, _SCORE, borderType=cv2.BORDER_CONSTANT)
 
 
 def _fill(small: np.ndarray, x: int, y: int) -> float:
@@ -233,8 +230,8 @@ can make the union's best peak lie between them, the ring's own House then finds
 _SEARCH = 10
 """How far (coarse pixels) from a place found in the union of colours one House's ring is
 looked for: a tinted bowl can pull the union's peak 30 px off the ring."""
-_WINDOW = _HALF * _COARSE + _SEARCH * _COARSE + 2
-_ENOUGH = round(0.2 * RING_AREA)
+_WINDOW = _HALF + _SEARCH + 1
+_ENOUGH = round(0.2 * RING_AREA / _COARSE**2)
 """A House is tried at a place when this much of its colour lies in the window there."""
 
 
@@ -248,13 +245,22 @@ def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None)
     model calls cloth (lit or shaded) are never ring (default: the reference cloth
     ``palette.CLOTH``).
     """
+    y0, y1, x0, x1 = BOX
+    return read_rings(normalised[y0:y1:_COARSE, x0:x1:_COARSE], seats, cloth)
+
+
+_ZONE_COARSE = _ZONE_MASK[_Y0:_Y1:_COARSE, _X0:_X1:_COARSE]
+
+
+def read_rings(coarse: np.ndarray, seats: int, cloth: Cloth | None = None) -> RingReading:
+    """:func:`detect_rings` on the relit view's :data:`BOX` at half resolution (``coarse``:
+    every second pixel of it, as :func:`vision.frame.relit_box` warps it straight from the
+    frame)."""
     table = TableLayout(seats)
     cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
-    crop = normalised[_Y0:_Y1, _X0:_X1]
-    q = (cv2.cvtColor(crop, cv2.COLOR_BGR2Lab) >> _SHIFT).astype(np.intp)
+    q = (cv2.cvtColor(coarse, cv2.COLOR_BGR2Lab) >> _SHIFT).astype(np.intp)
     labels = _FLAT[(q[..., 0] << 2 * _BITS) | (q[..., 1] << _BITS) | q[..., 2]]
-    zone = _ZONE_MASK[_Y0:_Y1, _X0:_X1]
-    labels[(zone == 0) | cloth.mask(crop)] = _NONE
+    labels[(_ZONE_COARSE == 0) | cloth.mask(coarse)] = _NONE
     # Where rings may stand: any House's colour, matched against a ring's annulus.
     mask = cv2.compare(labels, _NONE, cv2.CMP_NE)
     _small, score = _match(mask)
@@ -262,9 +268,8 @@ def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None)
     ys, xs = np.nonzero(peaks)
     centres: list[tuple[int, int]] = []
     for i in np.argsort(-score[ys, xs], kind="stable"):
-        x = int(xs[i]) * _COARSE + _COARSE // 2
-        y = int(ys[i]) * _COARSE + _COARSE // 2
-        if all(math.hypot(x - cx, y - cy) >= PLACE_APART for cx, cy in centres):
+        x, y = int(xs[i]), int(ys[i])
+        if all(math.hypot(x - cx, y - cy) >= PLACE_APART / _COARSE for cx, cy in centres):
             centres.append((x, y))
     # Which House stands there, and exactly where: each House's own colour matched against the
     # annulus near that place (a tinted bowl leaning over the ring, or a touching goblet, is
@@ -277,7 +282,7 @@ def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None)
         for index in np.flatnonzero(votes >= _ENOUGH).tolist():
             small, local = _match(cv2.compare(win, index, cv2.CMP_EQ))
             # Only near the place found: farther off is another place's business.
-            cy, cx = (y - y0) // _COARSE, (x - x0) // _COARSE
+            cy, cx = y - y0, x - x0
             near = local[
                 max(cy - _SEARCH, 0) : cy + _SEARCH + 1, max(cx - _SEARCH, 0) : cx + _SEARCH + 1
             ]
@@ -285,8 +290,7 @@ def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None)
             py, px = py + max(cy - _SEARCH, 0), px + max(cx - _SEARCH, 0)
             best = float(local[py, px])
             if best >= MIN_FILL:
-                ring_x = x0 + px * _COARSE + _COARSE // 2
-                ring_y = y0 + py * _COARSE + _COARSE // 2
+                ring_x, ring_y = (x0 + px) * _COARSE, (y0 + py) * _COARSE
                 candidates.append((best, _fill(small, px, py), index, ring_x, ring_y))
     # One ring per House ("6 Coaster rings in 6 colors"), the best-matched first.
     used: set[int] = set()

@@ -235,6 +235,26 @@ def _votes(mask: np.ndarray) -> np.ndarray:
     return cv2.boxFilter(acc.reshape(h, w), -1, (5, 5), normalize=False)
 
 
+_VOTE_MARGIN = round(R) + 6
+"""Votes land within a token's radius of the rim that casts them, and the smoothing before
+the gradients reaches 5 px: a window this much wider than the mask's pixels sees all of it."""
+
+
+def _votes_near(mask: np.ndarray) -> np.ndarray:
+    """:func:`_votes` of ``mask``, computed only in the window round its pixels (the
+    mask of one colour in an area is a few tokens in a crop of two hundred tokens' size); the
+    rest of the crop gets none."""
+    x, y, w, h = cv2.boundingRect(mask)
+    votes = np.zeros(mask.shape, np.float32)
+    if w == 0:
+        return votes
+    y0, x0 = max(y - _VOTE_MARGIN, 0), max(x - _VOTE_MARGIN, 0)
+    y1 = min(y + h + _VOTE_MARGIN, mask.shape[0])
+    x1 = min(x + w + _VOTE_MARGIN, mask.shape[1])
+    votes[y0:y1, x0:x1] = _votes(np.ascontiguousarray(mask[y0:y1, x0:x1]))
+    return votes
+
+
 def find_blobs(
     mask: np.ndarray, classes: np.ndarray | None = None
 ) -> tuple[list[Blob], np.ndarray]:
@@ -247,13 +267,13 @@ def find_blobs(
     if n <= 1:
         return [], labels
     if classes is None:
-        votes = _votes(mask)
+        votes = _votes_near(mask)
     else:
         votes = np.zeros(mask.shape, np.float32)
         for index in range(len(KINDS)):
             part = ((classes == index) & (mask > 0)).astype(np.uint8)
             if part.any():
-                votes += _votes(_fill_holes(cv2.morphologyEx(part, cv2.MORPH_OPEN, _OPEN)))
+                votes += _votes_near(_fill_holes(cv2.morphologyEx(part, cv2.MORPH_OPEN, _OPEN)))
     # A centre: enough of a rim voted for it, and the token's face is there (a sheen's hollow
     # leaves at least a crescent of it).
     ys, xs = np.nonzero(votes >= MIN_VOTES)
@@ -334,6 +354,9 @@ def _unexplained(
     for x, y in peaks:
         cv2.circle(far.view(np.uint8), (round(x), round(y)), round(R + EXPLAINED), 0, -1)
     far = cv2.morphologyEx(far.view(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    least = (UNEXPLAINED if peaks else MIN_AREA / TOKEN_AREA) * TOKEN_AREA
+    if int(cv2.countNonZero(far)) < least:  # no piece can be big enough: nothing to label
+        return []
     n, labels, stats, _ = cv2.connectedComponentsWithStats(far, connectivity=8)
     depth = cv2.distanceTransform(far, cv2.DIST_L2, 3)
     kinds = []
@@ -341,7 +364,7 @@ def _unexplained(
         size = int(stats[part, cv2.CC_STAT_AREA])
         # A blob no rim explains at all is a token blurred out of shape if big enough, and
         # thick (not a colour fringe's arc round a token).
-        if size < (UNEXPLAINED if peaks else MIN_AREA / TOKEN_AREA) * TOKEN_AREA:
+        if size < least:
             continue
         if float(depth[labels == part].max()) < THICK:
             continue
