@@ -369,10 +369,9 @@ def _cloth_model(sparse: np.ndarray, gain: np.ndarray, colour: np.ndarray) -> Cl
     tokens and hands on the table are a minority and lie beyond it). ``sparse``: every fourth
     pixel of the canonical view smoothed over 3x3 (sensor noise), ``gain`` the relighting
     there (smooth, so relit smoothed = smoothed times gain)."""
-    relit = sparse.astype(np.float32) * gain
-    # Rounded as the 8-bit view is (its quantisation is part of the spread the tolerance has
-    # to cover).
-    table = np.minimum(np.rint(relit[_SAMPLE_GRID]), SATURATED - 1)
+    # Only the table's samples, relit; rounded as the 8-bit view is (its quantisation is part
+    # of the spread the tolerance has to cover).
+    table = np.minimum(np.rint(sparse[_SAMPLE_GRID] * gain[_SAMPLE_GRID]), SATURATED - 1)
     total = table.sum(axis=1) + 1.0
     ref = colour / (float(colour.sum()) + 1.0)
     d = np.hypot(table[:, 0] / total - ref[0], table[:, 2] / total - ref[2])

@@ -405,6 +405,13 @@ def _cloth_coloured(
     found = []
     for blob in found_blobs:
         for x, y in blob.peaks:
+            # A token of the cloth's colour is darker only at its rim and contact shadow; a
+            # shadow's edge cut by the area's circle is dark all through (a bowl's shadow on
+            # a red cloth is no Wine token).
+            xi, yi = round(x), round(y)
+            face = ratio[max(yi - 3, 0) : yi + 4, max(xi - 3, 0) : xi + 4]
+            if face.size and float(np.median(face)) < 1.0 - STANDS_OUT:
+                continue
             if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
                 taken.append((x, y))
                 found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
