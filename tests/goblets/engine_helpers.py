@@ -42,7 +42,7 @@ def setup(
         elif state.phase == "initial_pour":
             state.apply({"type": "initial_pour", "tokens": pour or default_pour(opts.places)})
         elif state.phase == "deal_winetaster_cards":
-            pairs = [i for i, place in enumerate(state.places) if place["winetaster"] is not None]
+            pairs = [i for i, place in enumerate(state.places) if place.winetaster is not None]
             dealt = cards or [
                 ("loyal" if pairs.index(i) % 2 == 0 else "traitor") if i in pairs else None
                 for i in range(len(state.places))

@@ -66,7 +66,7 @@ def check_invariants(state):
         assert state.steps and 0 <= state.taken < state.steps[0].limit
         assert all(state.targets[i] != state.opts.houses[i] for i in range(len(state.places)))
     assert all(vp >= 0 for vp in state.vp)
-    seats = sorted(seat for place in state.places for seat in place["seats"])
+    seats = sorted(seat for place in state.places for seat in place.seats)
     assert seats == list(range(state.num_seats))
 
 

@@ -73,8 +73,7 @@ def test_six_winetaster_cards_unused_ones_put_aside_unseen():
     full = new(players=12, **PLAIN)
     setup(full, cards=None)
     assert (
-        sorted(full.wt_cards[p["winetaster"]] for p in full.places)
-        == ["loyal"] * 3 + ["traitor"] * 3
+        sorted(full.wt_cards[p.winetaster] for p in full.places) == ["loyal"] * 3 + ["traitor"] * 3
     )
     state = new(players=8, **PLAIN)
     state.apply(state.sample_chance(random.Random(0)))  # the initial pour
@@ -537,17 +536,17 @@ def test_the_extra_player_moves_and_the_appetizers_are_modified():
     to their right, while the player to their left will be the new "extra" player." "Start a new
     Course by following the modified Appetizers procedure." """
     state = start(7)
-    assert state.places[-1]["seats"] == [6]
+    assert state.places[-1].seats == (6,)
     play_course(state)
     phases = []
     while state.to_move() is CHANCE:
         phases.append(state.phase)
         state.apply(state.sample_chance(random.Random(len(phases))))
     assert phases == ["initial_pour", "deal_winetaster_cards", "deal_targets"]
-    pair = next(p for p in state.places if p["noble"] == 6)
-    assert pair["winetaster"] == 5  # the player to their right
-    assert state.places[-1]["seats"] == [0]  # the player to their left is the new extra
-    tasters = [p["winetaster"] for p in state.places if p["winetaster"] is not None]
+    pair = next(p for p in state.places if p.noble == 6)
+    assert pair.winetaster == 5  # the player to their right
+    assert state.places[-1].seats == (0,)  # the player to their left is the new extra
+    tasters = [p.winetaster for p in state.places if p.winetaster is not None]
     assert all(state.wt_cards[seat] in ("loyal", "traitor") for seat in tasters)
     assert all(screen == SUPPLY for screen in state.screens)
 

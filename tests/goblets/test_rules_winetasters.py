@@ -11,14 +11,14 @@ from engine_helpers import act, new, setup, start
 from companion.core.errors import IllegalAction
 from companion.core.game import PUBLIC, Viewer
 from companion.core.games.goblets import rules
-from companion.core.games.goblets.winetasters import layout
+from companion.core.games.goblets.winetasters import Place, layout
 
 
 def test_pairs_play_as_one_player_and_the_noble_sits_left_of_the_winetaster():
     """ "you will play in pairs as a Noble and their Winetaster" and "The Noble sits to the left
     of their Winetaster." """
     places = layout(8, True, 0)
-    assert [(p["winetaster"], p["noble"]) for p in places] == [(0, 1), (2, 3), (4, 5), (6, 7)]
+    assert [(p.winetaster, p.noble) for p in places] == [(0, 1), (2, 3), (4, 5), (6, 7)]
     state = start(8)
     assert len(state.view(PUBLIC)["places"]) == 4
     assert state.view(Viewer.seat(3))["you"]["role"] == "noble"
@@ -29,7 +29,7 @@ def test_odd_extra_player_plays_as_a_regular_player():
     """ "With an odd number of players, the "extra" player participates as a regular player of the
     4-6 players version of the game." """
     places = layout(7, True, 0)
-    assert places[-1] == {"seats": [6], "winetaster": None, "noble": None}
+    assert places[-1] == Place((6,), winetaster=None, noble=None)
     state = start(7, host=4)  # place 2 hosts: the extra player (place 3) plays next
     assert state.to_move() == 6
     act(state, "rotate", direction="clockwise")
@@ -44,14 +44,14 @@ def test_roles_move_between_courses(players):
     to their left in the next Course." and "the "extra" player will play as the Noble with the
     player to their right, while the player to their left will be the new "extra" player." """
     first, second = layout(players, True, 0), layout(players, True, 1)
-    nobles = [p["noble"] for p in first if p["noble"] is not None]
+    nobles = [p.noble for p in first if p.noble is not None]
     for noble in nobles:
-        pair = next(p for p in second if p["winetaster"] == noble)
-        assert pair["noble"] == (noble + 1) % players
+        pair = next(p for p in second if p.winetaster == noble)
+        assert pair.noble == (noble + 1) % players
     if players % 2:
-        extra = first[-1]["seats"][0]
-        assert any(p["noble"] == extra and p["winetaster"] == extra - 1 for p in second)
-        assert second[-1]["seats"] == [(extra + 1) % players]
+        extra = first[-1].seats[0]
+        assert any(p.noble == extra and p.winetaster == extra - 1 for p in second)
+        assert second[-1].seats == ((extra + 1) % players,)
 
 
 def test_winetaster_cards_are_dealt_secretly():

@@ -473,7 +473,7 @@ def test_the_toast_is_revealed_goblet_by_goblet_from_the_callers_left(browser, t
         caller = state.place_index(state.toast_caller)
         order = [(caller + k) % 4 for k in range(1, 5)]
         mine = order[1]
-        seat = state.places[mine]["seats"][0]
+        seat = state.places[mine].seats[0]
         cookie = phones[seat].client.get_cookie(SEAT_COOKIE)
         phone.context.add_cookies([{"name": SEAT_COOKIE, "value": cookie.value, "url": base}])
         phone.goto(f"{base}/seat")

@@ -72,7 +72,7 @@ def usable_card(state: GobletsModel, seat: int) -> tuple[int, Character | None]:
     the Noble's ("If allowed to by their Noble, the Winetaster can use the ability on their
     Noble's Character card"; the permission is the table's business)."""
     place = state.place_of(seat)
-    holder = place["noble"] if place["winetaster"] == seat else seat
+    holder = place.noble if place.winetaster == seat else seat
     return holder, state.active_card(holder)
 
 

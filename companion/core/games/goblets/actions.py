@@ -145,7 +145,7 @@ def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str
         if own != place or action["with"] == place:
             return "Swap exchanges Your Goblet for another player's", rules.SWAP
     if kind == "toast" and not can_toast(state, step, action.get("pours") == UNSEEN):
-        if step.no_toast and step.seat == state.places[place]["winetaster"]:
+        if step.no_toast and step.seat == state.places[place].winetaster:
             return "a Winetaster cannot Toast", rules.WINETASTER_NO_TOAST
         if step.no_toast:
             return "a Noble toasts only before their Winetaster plays", rules.NOBLE_TOASTS_FIRST

@@ -233,14 +233,14 @@ class GobletsModel:
 
     def active_card(self, seat: int) -> Character | None:
         """The card whose Ability ``seat`` may use: Winetasters' cards are face down."""
-        if self.place_of(seat)["winetaster"] == seat:
+        if self.place_of(seat).winetaster == seat:
             return None  # "They won't be able to use their special ability for this Course."
         return self.card(seat)
 
     def place_index(self, seat: int) -> int:
         """The index of the place ``seat`` belongs to this Course."""
         for index, place in enumerate(self.places):
-            if seat in place["seats"]:
+            if seat in place.seats:
                 return index
         raise ValueError(f"seat {seat} is at no place")
 
@@ -249,7 +249,7 @@ class GobletsModel:
         Winetaster of the pair (roles change each Course, so the name may too)."""
         place = self.places[self.place_index(seat)]
         house = HOUSES[self.opts.houses[self.place_index(seat)]]
-        return f"{house}'s Winetaster" if place["winetaster"] == seat else house
+        return f"{house}'s Winetaster" if place.winetaster == seat else house
 
     def place_of(self, seat: int) -> Place:
         """The place ``seat`` belongs to this Course."""
@@ -303,8 +303,7 @@ class GobletsModel:
         """The seat whose hands move the Goblets at ``place``: its one player, or a pair's
         Winetaster ("the Winetaster always plays before the Noble, unless the Noble TOASTS";
         "The Noble cannot PEEK")."""
-        sitting = self.places[place]
-        return sitting["winetaster"] if sitting["winetaster"] is not None else sitting["seats"][0]
+        return self.places[place].hands
 
     def ability_steps(self, seats: list[int], timing: str) -> list[Step]:
         """An ``ability`` step for each seat (in order) holding a usable card of ``timing``."""

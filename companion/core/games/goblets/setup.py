@@ -73,7 +73,7 @@ def sample_chance(state: GobletsModel, rng: random.Random) -> Action:
         return {"type": "initial_pour", "tokens": tokens}
     if state.phase == Phase.DEAL_WINETASTER_CARDS:
         deck = ["loyal"] * opts.loyal + ["traitor"] * opts.traitor
-        pairs = [i for i, place in enumerate(state.places) if place["winetaster"] is not None]
+        pairs = [i for i, place in enumerate(state.places) if place.winetaster is not None]
         drawn = rng.sample(deck, len(pairs))
         cards: list[str | None] = [None] * len(state.places)
         for index, card in zip(pairs, drawn, strict=True):
@@ -207,7 +207,7 @@ def apply_chance(state: GobletsModel, action: Action, mode: Mode) -> list[Event]
 def _deal_winetaster_cards(state: GobletsModel, action: Action) -> list[Event]:
     cards = _check_list(action, "cards", len(state.places))
     for index, (place, card) in enumerate(zip(state.places, cards, strict=True)):
-        wanted = place["winetaster"] is not None
+        wanted = place.winetaster is not None
         if (card in ("loyal", "traitor")) != wanted or (not wanted and card is not None):
             raise MalformedInput(
                 "a Loyal or Traitor card per pair, null else", field=f"cards[{index}]"
@@ -218,7 +218,7 @@ def _deal_winetaster_cards(state: GobletsModel, action: Action) -> list[Event]:
     state.wt_cards = [None] * opts.players
     for place, card in zip(state.places, cards, strict=True):
         if card is not None:
-            state.wt_cards[place["winetaster"]] = card
+            state.wt_cards[place.winetaster] = card
     state.phase = Phase.DEAL_TARGETS
     return [{"event": "winetaster_cards_dealt"}]
 

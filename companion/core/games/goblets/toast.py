@@ -26,7 +26,7 @@ from companion.core.games.goblets.model import (
 )
 from companion.core.games.goblets.scoring import score_toast
 from companion.core.games.goblets.shootout import Shootout
-from companion.core.games.goblets.winetasters import lead, traitor_vp
+from companion.core.games.goblets.winetasters import traitor_vp
 
 
 def call_toast(state: GobletsModel, seat: int) -> list[Event]:
@@ -40,13 +40,13 @@ def call_toast(state: GobletsModel, seat: int) -> list[Event]:
     for offset in range(1, n + 1):
         index = (caller_place + offset) % n
         place = state.places[index]
-        if place["winetaster"] is None:
-            single = place["seats"][0]
+        if place.winetaster is None:
+            single = place.seats[0]
             limit = 1 + state.bonus(single, "extra_toast_action")
             steps.append(Step(single, StepKind.FINAL, index, limit))
         else:
-            noble = place["noble"]
-            steps.append(Step(place["winetaster"], StepKind.FREE_PEEK, index))
+            noble = place.noble
+            steps.append(Step(place.winetaster, StepKind.FREE_PEEK, index))
             limit = 1 + state.bonus(noble, "extra_toast_action")
             steps.append(Step(noble, StepKind.FINAL, index, limit, no_peek=True))
     state.steps = steps
@@ -120,7 +120,7 @@ def do_reveal(state: GobletsModel) -> list[Event]:
     goblets = {ids[i]: state.contents_at(i) for i in range(len(ids))}
     overrides = {}
     for index, place in enumerate(state.places):
-        card = state.active_card(lead(place))
+        card = state.active_card(place.lead)
         if card is not None and card.override is not None:
             overrides[ids[index]] = card.override
     scores = score_toast(ids, targets, goblets, rules=opts.token_rules, overrides=overrides)
@@ -128,8 +128,8 @@ def do_reveal(state: GobletsModel) -> list[Event]:
     places = []
     for index, place in enumerate(state.places):
         score = scores[ids[index]]
-        for seat in place["seats"]:
-            if seat == place["winetaster"] and state.wt_cards[seat] == "traitor":
+        for seat in place.seats:
+            if seat == place.winetaster and state.wt_cards[seat] == "traitor":
                 gained[seat] = traitor_vp(score.poisoned)
             else:  # the player, the Noble, or a Loyal Winetaster ("the same number of VPs")
                 gained[seat] = score.vp
@@ -137,7 +137,7 @@ def do_reveal(state: GobletsModel) -> list[Event]:
             {
                 "place": index,
                 "house": ids[index],
-                "seats": list(place["seats"]),
+                "seats": list(place.seats),
                 "ring": state.ring_at(index),
                 "contents": goblets[ids[index]],
                 "target": targets[ids[index]],
@@ -164,7 +164,7 @@ def do_reveal(state: GobletsModel) -> list[Event]:
         )
     else:
         events.append({"event": "scored", "course": state.course, "vp": gained})
-    poisoned = [lead(p) for p, info in zip(state.places, places, strict=True) if info["poisoned"]]
+    poisoned = [p.lead for p, info in zip(state.places, places, strict=True) if info["poisoned"]]
     # Legacy: "If you are poisoned, discard your Character card and draw a new one" (the engine
     # decides whether a draw is due before the next Course).
     state.legacy_pending = [s for s in sorted(poisoned) if state.characters[s] is not None]

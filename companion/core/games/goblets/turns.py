@@ -31,11 +31,11 @@ def start_turn(state: GobletsModel, index: int) -> None:
     state.turn_place = index
     state.turn_number += 1
     state.no_wine_at_start = state.screens[index].get(Token.WINE.value, 0) == 0
-    if place["winetaster"] is None:
-        seat = place["seats"][0]
+    if place.winetaster is None:
+        seat = place.seats[0]
         state.steps = [Step(seat, StepKind.TURN, index, 2 + state.bonus(seat, "extra_action"))]
         return
-    taster, noble = place["winetaster"], place["noble"]
+    taster, noble = place.winetaster, place.noble
     # The Noble is always asked first, so the table cannot tell whether the pair has Wine left.
     steps = [Step(noble, StepKind.TOAST_OPTION, index)]
     steps.append(Step(taster, StepKind.TURN, index, 1, no_toast=True))

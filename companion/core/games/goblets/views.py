@@ -70,9 +70,7 @@ def _public(state: GobletsModel) -> dict[str, Any]:
             {
                 "place": index,
                 "house": opts.houses[index],
-                "seats": list(place["seats"]),
-                "winetaster": place["winetaster"],
-                "noble": place["noble"],
+                **place.wire(),
                 "target": state.targets[index],
                 "ring": state.ring_at(index),
             }
@@ -124,9 +122,9 @@ def view(state: GobletsModel, viewer: Viewer) -> dict[str, Any]:
     place = state.place_index(seat)
     info = state.places[place]
     role = "player"
-    if info["winetaster"] == seat:
+    if info.winetaster == seat:
         role = "winetaster"
-    elif info["noble"] == seat:
+    elif info.noble == seat:
         role = "noble"
     data["you"] = {
         "seat": seat,
@@ -184,7 +182,7 @@ def hidden_alternatives(state: GobletsModel, action: Action, viewer: Viewer) -> 
         return [{"type": kind, "tokens": list(order)} for order in others]
     if kind == "pour" and isinstance(action.get("seat"), int):
         place = state.place_index(action["seat"])
-        if viewer.is_seat and viewer.index in state.places[place]["seats"]:
+        if viewer.is_seat and viewer.index in state.places[place].seats:
             return []  # the pourer's own screen shows what went
         screen = state.screens[place]
         return [
@@ -204,7 +202,7 @@ def _other_winetaster_deals(state: GobletsModel, action: Action, viewer: Viewer)
     mine = None
     if viewer.is_seat:
         for index, place in enumerate(state.places):
-            if place["winetaster"] == viewer.index:
+            if place.winetaster == viewer.index:
                 mine = index
     pairs = [i for i, card in enumerate(cards) if card is not None]
     out = []

@@ -14,29 +14,50 @@ the extra player.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-Place = dict[str, Any]
-"""``{"seats": [...], "winetaster": seat | None, "noble": seat | None}``, never mutated."""
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Who sits at one place this Course: its seats, and for a pair which is the Winetaster and
+    which the Noble (both None for a single player). Never changed: roles move with the Course
+    (:func:`layout` makes new places), so a clone shares it."""
+
+    seats: tuple[int, ...]
+    winetaster: int | None = None
+    noble: int | None = None
+
+    @property
+    def lead(self) -> int:
+        """The seat that speaks for the place: the Noble of a pair, else the single player."""
+        return self.noble if self.noble is not None else self.seats[0]
+
+    @property
+    def hands(self) -> int:
+        """The seat whose hands move the Goblets here: the single player, or a pair's Winetaster
+        ("the Winetaster always plays before the Noble, unless the Noble TOASTS"; "The Noble
+        cannot PEEK")."""
+        return self.winetaster if self.winetaster is not None else self.seats[0]
+
+    def wire(self) -> dict[str, Any]:
+        """The place as the views have always shown it: ``seats`` (a list), ``winetaster``,
+        ``noble``."""
+        return {"seats": list(self.seats), "winetaster": self.winetaster, "noble": self.noble}
 
 
 def layout(players: int, winetasters: bool, course_index: int) -> list[Place]:
     """The places, clockwise, for Course ``course_index`` (0-based)."""
     if not winetasters:
-        return [{"seats": [seat], "winetaster": None, "noble": None} for seat in range(players)]
+        return [Place((seat,)) for seat in range(players)]
     order = [(course_index + j) % players for j in range(players)]
     places: list[Place] = []
     for k in range(players // 2):
         taster, noble = order[2 * k], order[2 * k + 1]
-        places.append({"seats": [taster, noble], "winetaster": taster, "noble": noble})
+        places.append(Place((taster, noble), winetaster=taster, noble=noble))
     if players % 2:
-        places.append({"seats": [order[-1]], "winetaster": None, "noble": None})
+        places.append(Place((order[-1],)))
     return places
-
-
-def lead(place: Place) -> int:
-    """The seat that speaks for the place: the Noble of a pair, else the single player."""
-    return place["noble"] if place["noble"] is not None else place["seats"][0]
 
 
 def traitor_vp(noble_poisoned: bool) -> int:
