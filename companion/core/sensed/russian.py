@@ -37,6 +37,7 @@ from typing import Any
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import Action, Mode
 from companion.core.games.goblets.russian import GOBLETS, RussianState
+from companion.core.games.goblets.russian_model import Phase
 from companion.core.games.goblets.tokens import is_kind
 from companion.core.sensed.course import _public
 from companion.core.sensed.intake import EventIntake
@@ -55,7 +56,7 @@ RULE_DRINK_SPOT = (
     'After the Toast, the player to the left of the Toast Caller "drinks" any one of the Goblets '
     "and reveals its contents [...] The next player then chooses a Goblet"
 )
-ACTING = frozenset({"turns", "toast"})
+ACTING = frozenset({Phase.TURNS, Phase.TOAST})
 """The engine's phases in which a sensed act is a player's action."""
 
 
@@ -78,7 +79,7 @@ class GobletteTable(EventIntake):
             raise MalformedInput("must name one Goblet at each of the six spots", field="layout")
         self.bound: Layout = dict(self.layout)
         """Position -> the Goblet the engine has there (bound at the Course's start)."""
-        self.started_course = 0 if state.phase == "initial_pour" else state.course
+        self.started_course = 0 if state.phase == Phase.INITIAL_POUR else state.course
         self.conflict: dict[str, Any] | None = None
         self.now: float | None = None
         self._moves: list[dict[str, Any]] = []
@@ -107,7 +108,7 @@ class GobletteTable(EventIntake):
         """The Host: the six Goblets stand in the row, the initial pour may begin; the Goblet at
         each spot is the engine's Goblet at that position ("Place all 6 Goblets in a row")."""
         state = self.state
-        if state.phase != "initial_pour":
+        if state.phase != Phase.INITIAL_POUR:
             raise AmbiguousObservation(
                 f"the Course has already started (phase {state.phase}): nothing to start"
             )
@@ -140,7 +141,7 @@ class GobletteTable(EventIntake):
         """
         place = check_place(spot, GOBLETS, "spot")
         state = self.state
-        if state.phase != "drinking":
+        if state.phase != Phase.DRINKING:
             raise AmbiguousObservation(
                 f"no Goblet is drunk now (phase {state.phase}) (rule: {RULE_DRINK_SPOT})"
             )
@@ -187,7 +188,7 @@ class GobletteTable(EventIntake):
     def _blocked(self) -> str | None:
         if self.conflict is not None:
             return "conflict"
-        if self.state.phase == "initial_pour" and self.started_course != self.state.course:
+        if self.state.phase == Phase.INITIAL_POUR and self.started_course != self.state.course:
             return "course_not_started"
         return None
 
@@ -218,7 +219,7 @@ class GobletteTable(EventIntake):
         kind, state = item["event"], self.state
         if kind == "input.pass" or kind == "input.toast":
             self._apply({"type": kind[6:], "seat": item["seat"]}, result)
-        elif kind == "pour" and state.phase == "initial_pour":
+        elif kind == "pour" and state.phase == Phase.INITIAL_POUR:
             self._initial(item, result)
         elif kind == "pour":
             seat = self.turn_seat()
@@ -232,7 +233,7 @@ class GobletteTable(EventIntake):
         elif kind == "lift":
             seat = self.turn_seat()
             if seat is None:
-                if state.phase == "drinking":
+                if state.phase == Phase.DRINKING:
                     result.notices.append({"notice": "lift", "seat": item["seat"]})
                 return  # between Courses the Goblets are handled to set them out
             place = next(p for p, n in self.bound.items() if n == item["goblet"])
@@ -268,7 +269,7 @@ class GobletteTable(EventIntake):
         if self.conflict is not None:
             result.notices.append({"notice": "conflict_resolved", "conflict": self.conflict})
             self.conflict = None
-        if self.state.phase == "initial_pour" or self.state.is_over():
+        if self.state.phase == Phase.INITIAL_POUR or self.state.is_over():
             return result.extend(self._drain())  # setting the row out is no action
         return result.extend(self._submit({"event": "layout_change", "layout": dict(layout)}))
 

@@ -27,6 +27,7 @@ from typing import Any
 from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.games.goblets.houses import HOUSE_IDS
 from companion.core.games.goblets.russian import GOBLETS, RussianState
+from companion.core.games.goblets.russian_model import Phase
 from companion.core.observations import Observation
 from companion.core.sensed.places import check_place
 from companion.core.sensed.pour_out import CONFIRMED, SETTLED, PourOut, PourOutConfig
@@ -110,7 +111,7 @@ class GobletteSession(SensedSession):
         return self.table.end_turn(seat).extend(self._begin_drinks(self.now))
 
     def _begin_drinks(self, t: float) -> Result:
-        if self.pouring is not None or self.state.phase != "drinking":
+        if self.pouring is not None or self.state.phase != Phase.DRINKING:
             return Result()
         table = self.table
         # Each spot's own Goblet (its tag) says whether it still stands there.
@@ -127,7 +128,7 @@ class GobletteSession(SensedSession):
         """The Host's "reveal": the drinks are read already once due; refused before then."""
         if self.pouring is not None:
             return Result()
-        if self.state.phase != "drinking":
+        if self.state.phase != Phase.DRINKING:
             raise AmbiguousObservation(
                 f"no Goblet is drunk now (phase {self.state.phase}) (rule: {RULE_DRINK_SPOT})"
             )
@@ -154,12 +155,12 @@ class GobletteSession(SensedSession):
     def _reveal_if_poured(self, t: float) -> Result:
         """Record the drink of the first spot poured out (settled, or confirmed by hand)."""
         pouring, state = self.pouring, self.state
-        if pouring is None or state.phase != "drinking":
+        if pouring is None or state.phase != Phase.DRINKING:
             return Result()
         for spot in range(GOBLETS):
             if spot not in state.drunk and pouring.status(spot) in (SETTLED, CONFIRMED):
                 result = self.table.drink(spot, pouring.counts(spot))  # type: ignore[attr-defined]
-                if self.state.phase != "drinking":
+                if self.state.phase != Phase.DRINKING:
                     result.extend(self._end_drinks(t))
                 return result
         return Result()

@@ -8,6 +8,7 @@ the queries on them. No rule is applied here.
 from __future__ import annotations
 
 import copy
+from enum import StrEnum
 from typing import Any
 
 from companion.core.copies import clone_of
@@ -16,13 +17,28 @@ from companion.core.games.cena.alliances import Played
 from companion.core.games.cena.options import RANDOM, CenaOptions
 
 
+class Phase(StrEnum):
+    """What the table waits for, in the rulebook's order (see :mod:`.state`): the poison pile
+    (chance, once), a random first Host (chance, once: "or randomly if there is no evidence"),
+    each round's deal (chance), the Host revealing the poison, the Welcome, the Feast's tricks,
+    or nothing after the last round."""
+
+    POISONS = "poisons"
+    HOST = "host"
+    DEAL = "deal"
+    REVEAL = "reveal"
+    WELCOME = "welcome"
+    FEAST = "feast"
+    OVER = "over"
+
+
 class CenaModel:
     """Cena's data; see :mod:`.state` for the phases."""
 
     def __init__(self, options: CenaOptions) -> None:
         self.options = options
         n = options.players
-        self.phase = "poisons"
+        self.phase: Phase = Phase.POISONS
         self.round = 0
         # A random first Host is None until its chance action (setup step 4) draws it.
         self.host: int | None = None if options.host == RANDOM else int(options.host)
@@ -54,13 +70,13 @@ class CenaModel:
 
     def to_move(self) -> int | object | None:
         """CHANCE for the pile, a random Host and the deals, the Host to reveal, then the Houses."""
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return None
-        if self.phase in ("poisons", "host", "deal"):
+        if self.phase in (Phase.POISONS, Phase.HOST, Phase.DEAL):
             return CHANCE
-        if self.phase == "reveal":
+        if self.phase == Phase.REVEAL:
             return self.host
-        if self.phase == "welcome":
+        if self.phase == Phase.WELCOME:
             return (self.host + len(self.chosen)) % self.num_seats
         return (self.leader + self.plays_in_trick) % self.num_seats
 

@@ -44,19 +44,19 @@ from companion.core.games.cena.cards import (
     set_aside_size,
     sort_key,
 )
-from companion.core.games.cena.model import CenaModel
+from companion.core.games.cena.model import CenaModel, Phase
 from companion.core.games.cena.options import PILE
 from companion.core.games.cena.poisons import POISONS
 from companion.core.games.cena.scoring import round_scores, winners
 from companion.core.games.cena.views import alternatives, build_view
 
 ACTIONS = {
-    "poisons": ("poisons", ("pile",)),
-    "first_host": ("host", ("house",)),
-    "deal": ("deal", ("hands", "set_aside")),
-    "reveal_poison": ("reveal", ()),
-    "welcome": ("welcome", ("cards",)),
-    "play": ("feast", ("card", "house")),
+    "poisons": (Phase.POISONS, ("pile",)),
+    "first_host": (Phase.HOST, ("house",)),
+    "deal": (Phase.DEAL, ("hands", "set_aside")),
+    "reveal_poison": (Phase.REVEAL, ()),
+    "welcome": (Phase.WELCOME, ("cards",)),
+    "play": (Phase.FEAST, ("card", "house")),
 }
 """Each action type: the phase it belongs to and the fields it may carry."""
 
@@ -68,16 +68,16 @@ class CenaState(CenaModel, GameState):
 
     def legal_actions(self) -> list[Action]:
         """Every legal action for the House to move (empty at chance nodes and at the end)."""
-        if self.phase == "reveal":
+        if self.phase == Phase.REVEAL:
             return [{"type": "reveal_poison"}]
-        if self.phase == "welcome":
+        if self.phase == Phase.WELCOME:
             house = self.to_move()
             assert isinstance(house, int)
             hand = self.hands[house]
             return [
                 {"type": "welcome", "cards": list(c)} for c in combinations(hand, WELCOME_CARDS)
             ]
-        if self.phase == "feast":
+        if self.phase == Phase.FEAST:
             mover = self.to_move()
             assert isinstance(mover, int)
             return [
@@ -105,11 +105,11 @@ class CenaState(CenaModel, GameState):
 
     def sample_chance(self, rng: random.Random) -> Action:
         """Draw the poison pile or a random first Host at setup, or deal the Toast cards."""
-        if self.phase == "poisons":
+        if self.phase == Phase.POISONS:
             return {"type": "poisons", "pile": rng.sample(list(self.options.poison_cards), PILE)}
-        if self.phase == "host":
+        if self.phase == Phase.HOST:
             return {"type": "first_host", "house": rng.randrange(self.num_seats)}
-        if self.phase == "deal":
+        if self.phase == Phase.DEAL:
             deck = [card.name for card in DECK]
             rng.shuffle(deck)
             n, size = self.num_seats, hand_size(self.num_seats)
@@ -124,7 +124,7 @@ class CenaState(CenaModel, GameState):
 
     def is_over(self) -> bool:
         """True once the last round is scored."""
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` may see: public, host (the same, no hands) or a seat (its own hand)."""
@@ -141,8 +141,8 @@ class CenaState(CenaModel, GameState):
             return False
         kind = action.get("type")
         if kind == "reveal_poison":
-            return self.phase == "reveal"
-        return kind == "welcome" and self.phase == "welcome" and self.is_last_welcome
+            return self.phase == Phase.REVEAL
+        return kind == "welcome" and self.phase == Phase.WELCOME and self.is_last_welcome
 
     SECRET_FIELDS = {"poisons": ("pile",), "deal": ("hands", "set_aside"), "welcome": ("cards",)}
     """The pile's order, the hands, a House's Welcome choice (shown when all have chosen)."""
@@ -186,7 +186,7 @@ class CenaState(CenaModel, GameState):
             )
         self.pile = list(pile)
         # Setup step 4 follows the pile (step 3): with no evidence, the first Host is drawn.
-        self.phase = "host" if self.host is None else "deal"
+        self.phase = Phase.HOST if self.host is None else Phase.DEAL
         return [{"event": "poison_pile", "cards": PILE}]
 
     def _first_host(self, action: Action, mode: Mode) -> list[Event]:
@@ -196,7 +196,7 @@ class CenaState(CenaModel, GameState):
                 f"{house!r} is not a House (0 to {self.num_seats - 1})", field="action.house"
             )
         self.host = self.leader = house  # "becomes the Host House and receives the invitation"
-        self.phase = "deal"
+        self.phase = Phase.DEAL
         return [{"event": "host_drawn", "house": house}]
 
     def _deal(self, action: Action, mode: Mode) -> list[Event]:
@@ -229,13 +229,13 @@ class CenaState(CenaModel, GameState):
         self.tricks = [0] * self.num_seats
         self.chosen, self.faces = {}, None
         self.trick, self.last_trick, self.last_winner = 0, None, None
-        self.phase = "reveal"
+        self.phase = Phase.REVEAL
         return [{"event": "dealt", "round": self.round + 1, "hand_size": size}]
 
     def _reveal_poison(self, action: Action, mode: Mode) -> list[Event]:
         top = self.pile.pop(0)
         self.revealed.append(top)
-        self.phase = "welcome"
+        self.phase = Phase.WELCOME
         return [{"event": "poison_revealed", "round": self.round + 1, **POISONS[top].to_json()}]
 
     def _welcome(self, action: Action, mode: Mode) -> list[Event]:
@@ -257,7 +257,7 @@ class CenaState(CenaModel, GameState):
             self.faces = [list(self.chosen[h]) for h in range(self.num_seats)]
             self.chosen = {}
             self.leader = self.host  # "The Host House leads the first trick."
-            self.phase = "feast"
+            self.phase = Phase.FEAST
             events.append({"event": "welcome_revealed", "faces": copy.deepcopy(self.faces)})
         return events
 
@@ -358,10 +358,10 @@ class CenaState(CenaModel, GameState):
                 "totals": totals,
                 "rounds": [[h["points"] for h in s["houses"]] for s in self.scores],
             }
-            self.phase = "over"
+            self.phase = Phase.OVER
             events.append({"event": "game_over", **copy.deepcopy(self.result)})
         else:
-            self.phase = "deal"
+            self.phase = Phase.DEAL
         return events
 
 

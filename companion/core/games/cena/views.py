@@ -18,7 +18,7 @@ from typing import Any
 from companion.core.game import CHANCE, Action, Viewer
 from companion.core.games.cena.alliances import alliance_houses, combined, completed_at
 from companion.core.games.cena.cards import WELCOME_CARDS, sort_key
-from companion.core.games.cena.model import CenaModel
+from companion.core.games.cena.model import CenaModel, Phase
 from companion.core.games.cena.poisons import POISONS
 
 MAX_ALTERNATIVES = 6
@@ -54,7 +54,7 @@ def _trick(state: CenaModel) -> dict[str, Any]:
 def _public(state: CenaModel) -> dict[str, Any]:
     opts = state.options
     mover = state.to_move()
-    feast, over = state.phase == "feast", state.phase == "over"
+    feast, over = state.phase == Phase.FEAST, state.phase == Phase.OVER
     return {
         "game": "cena",
         "players": opts.players,
@@ -149,16 +149,16 @@ def _deal_alternatives(action: Action, viewer: Viewer) -> list[Action]:
 def alternatives(state: CenaModel, action: Action, viewer: Viewer) -> list[Action]:
     """Actions ``viewer`` could not tell apart from ``action`` if applied to ``state`` now."""
     kind = action.get("type")
-    if kind == "poisons" and state.phase == "poisons":
+    if kind == "poisons" and state.phase == Phase.POISONS:
         pile = action.get("pile")
         if not isinstance(pile, list) or len(pile) < 2:
             return []
         unused = [n for n in state.options.poison_cards if n not in pile]
         found = [pile[::-1], pile[1:] + pile[:1], *([u, *pile[1:]] for u in unused[:2])]
         return [{"type": "poisons", "pile": p} for p in found if p != pile]
-    if kind == "deal" and state.phase == "deal":
+    if kind == "deal" and state.phase == Phase.DEAL:
         return _deal_alternatives(action, viewer)
-    if kind == "welcome" and state.phase == "welcome" and not state.is_last_welcome:
+    if kind == "welcome" and state.phase == Phase.WELCOME and not state.is_last_welcome:
         house = state.to_move()
         if viewer.is_seat and viewer.index == house:
             return []

@@ -63,6 +63,7 @@ from companion.core.games.goblets.russian_model import (
     INITIAL_POUR,
     KINDS,
     PLAYER_ACTIONS,
+    Phase,
     RussianModel,
     add,
     empty,
@@ -88,15 +89,15 @@ class RussianState(RussianModel, GameState):
 
     def to_move(self) -> int | _Chance | None:
         """CHANCE for a Course's initial pour, the seat to act, or None once over."""
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return None
-        if self.phase == "initial_pour":
+        if self.phase == Phase.INITIAL_POUR:
             return CHANCE
         return self.current
 
     def is_over(self) -> bool:
         """True once a player has reached the VP that win."""
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to move."""
@@ -104,14 +105,14 @@ class RussianState(RussianModel, GameState):
         if seat is None or seat is CHANCE:
             return []
         assert isinstance(seat, int)
-        if self.phase == "drinking":
+        if self.phase == Phase.DRINKING:
             return [
                 {"type": "drink", "seat": seat, "goblet": p}
                 for p in range(GOBLETS)
                 if p not in self.drunk
             ]
         actions: list[Action] = []
-        if self.phase == "turns" and not self.screens[seat][Token.WINE.value]:
+        if self.phase == Phase.TURNS and not self.screens[seat][Token.WINE.value]:
             actions.append({"type": "toast", "seat": seat})
         for kind in KINDS:
             if self.screens[seat][kind]:
@@ -131,7 +132,7 @@ class RussianState(RussianModel, GameState):
 
     def sample_chance(self, rng: random.Random) -> Action:
         """The Course's initial pour: the six tokens shuffled into the row with ``rng``."""
-        if self.phase != "initial_pour":
+        if self.phase != Phase.INITIAL_POUR:
             raise IllegalAction("no chance outcome is due", rule=rules.RULE_INITIAL_POUR)
         tokens = [token.value for token, count in INITIAL_POUR.items() for _ in range(count)]
         rng.shuffle(tokens)
@@ -150,8 +151,8 @@ class RussianState(RussianModel, GameState):
         parsed = rules.check_fields(action, GOBLETS)
         warnings: list[Event] = []
         warn = rules.Warner(mode, warnings)
-        if self.phase in ("initial_pour", "over"):
-            rule = rules.RULE_INITIAL_POUR if self.phase == "initial_pour" else rules.RULE_END
+        if self.phase in (Phase.INITIAL_POUR, Phase.OVER):
+            rule = rules.RULE_INITIAL_POUR if self.phase == Phase.INITIAL_POUR else rules.RULE_END
             warn.impossible(f"no player acts now ({self.phase})", rule)
         if kind == "drink":
             events = self._drink(seat, parsed["goblet"], warn)
@@ -165,7 +166,7 @@ class RussianState(RussianModel, GameState):
         tokens = rules.check_initial_pour(action, GOBLETS)
         warnings: list[Event] = []
         warn = rules.Warner(mode, warnings)
-        if self.phase != "initial_pour":
+        if self.phase != Phase.INITIAL_POUR:
             warn.impossible("the goblets were already poured this Course", rules.RULE_INITIAL_POUR)
         need = empty()
         for token in tokens:
@@ -179,7 +180,7 @@ class RussianState(RussianModel, GameState):
         for position, token in enumerate(tokens):
             self.goblets[position][token] += 1
             self.pool[token] -= 1
-        self.phase = "turns"
+        self.phase = Phase.TURNS
         # "Starting with the player to the Host's left, each player in turn may perform..."
         self.current = self._left_of(self.host)
         event: Event = {"event": "initial_poured", "course": self.course}
@@ -191,10 +192,10 @@ class RussianState(RussianModel, GameState):
     def _turn_action(
         self, kind: str, seat: int, parsed: dict[str, Any], warn: rules.Warner
     ) -> list[Event]:
-        if self.phase == "drinking":
+        if self.phase == Phase.DRINKING:
             warn.impossible("after the Toast the players only drink", rules.RULE_DRINK)
         expected = self.current
-        if self.phase == "toast":
+        if self.phase == Phase.TOAST:
             if kind == "toast":
                 warn.impossible("the Toast has already been called", rules.RULE_FINAL)
             if seat != expected:
@@ -244,7 +245,7 @@ class RussianState(RussianModel, GameState):
             event["direction"] = parsed["direction"]
         self.log.append(dict(event))
         events = [event]
-        if self.phase == "turns":
+        if self.phase == Phase.TURNS:
             if kind == "toast":
                 events.extend(self._call_toast(seat))
             else:
@@ -263,7 +264,7 @@ class RussianState(RussianModel, GameState):
         self.toast_caller = caller
         n = self.options.players
         self.final_order = [(caller + k) % n for k in range(1, n + 1)]  # the caller is last
-        self.phase = "toast"
+        self.phase = Phase.TOAST
         self.current = self.final_order[0]
         return [{"event": "toast_phase", "toast_caller": caller, "order": list(self.final_order)}]
 
@@ -271,14 +272,14 @@ class RussianState(RussianModel, GameState):
 
     def _start_drinking(self) -> list[Event]:
         assert self.toast_caller is not None
-        self.phase = "drinking"
+        self.phase = Phase.DRINKING
         # "After the Toast, the player to the left of the Toast Caller "drinks" any one of the
         # Goblets"
         self.current = self._left_of(self.toast_caller)
         return [{"event": "drinking", "first": self.current}]
 
     def _drink(self, seat: int, position: int, warn: rules.Warner) -> list[Event]:
-        if self.phase != "drinking":
+        if self.phase != Phase.DRINKING:
             warn.impossible("goblets are drunk only after the Toast", rules.RULE_DRINK)
         if position in self.drunk:
             warn.impossible(f"goblet {position} has already been chosen", rules.RULE_NEXT_DRINK)

@@ -12,6 +12,7 @@ way to it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 from companion.core.game import Event
@@ -25,6 +26,20 @@ GOBLETS = 6
 INITIAL_POUR = {Token.ANTIDOTE: 1, Token.POISON: 2, Token.WINE: GOBLETS - 3}
 """"Take 1 Antidote and 2 Poison tokens, plus enough Wine tokens so that the total number of
 tokens is equal to the number of Goblets"."""
+
+
+class Phase(StrEnum):
+    """What a Russian Goblette Course waits for: its initial pour (chance: the random "pour" of
+    "1 token into each of the Goblets"), the turns, the Toast's final actions, the drinking
+    ("After the Toast, the player to the left of the Toast Caller "drinks" any one of the
+    Goblets"), or nothing once over."""
+
+    INITIAL_POUR = "initial_pour"
+    TURNS = "turns"
+    TOAST = "toast"
+    DRINKING = "drinking"
+    OVER = "over"
+
 
 KINDS = [token.value for token in Token]
 PLAYER_ACTIONS = ("pour", "peek", "swap", "rotate", "toast", "pass", "drink")
@@ -95,7 +110,7 @@ class RussianModel:
         """Appetizers: screens filled from the pool, the row emptied, the initial pour due."""
         n = self.options.players
         self.course += 1
-        self.phase = "initial_pour"
+        self.phase: Phase = Phase.INITIAL_POUR
         self.current: int | None = None
         self.toast_caller: int | None = None
         self.final_order: list[int] = []
@@ -140,7 +155,7 @@ class RussianModel:
         reached = [s for s in range(self.options.players) if self.vp[s] >= self.options.vp_to_win]
         if reached:
             self.winners = reached
-            self.phase = "over"
+            self.phase = Phase.OVER
             self.current = None
             self.screens = [empty() for _ in self.screens]
             self.goblets = [empty() for _ in self.goblets]

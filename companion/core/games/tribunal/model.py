@@ -7,6 +7,7 @@ and the queries on them. No rule is applied here.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from companion.core.copies import clone_of
@@ -19,6 +20,21 @@ PLAYER = 0
 """The solo player's seat."""
 
 
+class Phase(StrEnum):
+    """What the courtroom waits for, in the order of play (see :mod:`.state`): the setup's
+    shuffle (chance), hearing the cases, the verdict, the cubes' draw (chance, or the player's
+    hand: "draw two cubes (one at a time) from the judgment pool"), choosing whom to sentence,
+    carrying out the sentence, or nothing once won or lost."""
+
+    SHUFFLE = "shuffle"
+    HEAR = "hear"
+    VERDICT = "verdict"
+    DRAW = "draw"
+    CHOOSE = "choose"
+    SENTENCE = "sentence"
+    OVER = "over"
+
+
 class TribunalModel:
     """The courtroom's data; see :mod:`.state` for the phases."""
 
@@ -26,7 +42,7 @@ class TribunalModel:
         self.options = options
         vine = options.vine
         self.board = Board(legitimacy=vine.index("L"), reputation=vine.index("R"))
-        self.phase = "shuffle"
+        self.phase: Phase = Phase.SHUFFLE
         self.cases: list[str] = []
         self.sentenced: list[str] = []
         self.verdict: str | None = None
@@ -50,9 +66,9 @@ class TribunalModel:
 
     def to_move(self) -> int | object | None:
         """CHANCE while shuffling and drawing, the player otherwise, None once over."""
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return None
-        return CHANCE if self.phase in ("shuffle", "draw") else PLAYER
+        return CHANCE if self.phase in (Phase.SHUFFLE, Phase.DRAW) else PLAYER
 
     def outcome(self) -> dict[str, Any]:
         """``{"won", "reason", "winners", ...}`` once over (``{}`` before)."""

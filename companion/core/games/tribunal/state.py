@@ -29,7 +29,7 @@ from companion.core.games.tribunal.cards import (
     button_amounts,
     parse_effect,
 )
-from companion.core.games.tribunal.model import PLAYER, TribunalModel
+from companion.core.games.tribunal.model import PLAYER, Phase, TribunalModel
 from companion.core.games.tribunal.pool import (
     COLOURS,
     GUILTY,
@@ -42,15 +42,15 @@ from companion.core.games.tribunal.pool import (
 from companion.core.games.tribunal.view import build_view
 
 ACTIONS = {
-    "shuffle": ("shuffle", ("set_aside", "deck")),
-    "hear": ("hear", ()),
-    "name_card": ("verdict", ("case", "card")),
-    "verdict": ("verdict", ("verdict",)),
-    "draw": ("draw", ("cube",)),
-    "sentence": ("choose", ("card",)),
-    "effect": ("sentence", ("effect", "n")),
-    "undo": ("sentence", ()),
-    "end_sentence": ("sentence", ()),
+    "shuffle": (Phase.SHUFFLE, ("set_aside", "deck")),
+    "hear": (Phase.HEAR, ()),
+    "name_card": (Phase.VERDICT, ("case", "card")),
+    "verdict": (Phase.VERDICT, ("verdict",)),
+    "draw": (Phase.DRAW, ("cube",)),
+    "sentence": (Phase.CHOOSE, ("card",)),
+    "effect": (Phase.SENTENCE, ("effect", "n")),
+    "undo": (Phase.SENTENCE, ()),
+    "end_sentence": (Phase.SENTENCE, ()),
 }
 """Each action type: the phase it belongs to and the fields it may carry."""
 ACTION_TYPES = tuple(ACTIONS)
@@ -72,14 +72,14 @@ class TribunalState(TribunalModel, GameState):
     def hand_draw(self) -> tuple[int, str] | None:
         """The player draws each cube: "you will draw two cubes (one at a time) from the
         judgment pool" (the shuffle at setup is not the player's)."""
-        return (PLAYER, "draw") if self.phase == "draw" else None
+        return (PLAYER, "draw") if self.phase == Phase.DRAW else None
 
     def legal_actions(self) -> list[Action]:
         """The player's buttons now (empty at chance nodes and at the end)."""
         phase = self.phase
-        if phase == "hear":
+        if phase == Phase.HEAR:
             return [{"type": "hear"}]
-        if phase == "verdict":
+        if phase == Phase.VERDICT:
             actions = [{"type": "verdict", "verdict": v} for v in VERDICTS]
             if self.options.stored_deck:
                 actions += [
@@ -88,9 +88,9 @@ class TribunalState(TribunalModel, GameState):
                     for name in self.unseen_cards()
                 ]
             return actions
-        if phase == "choose":
+        if phase == Phase.CHOOSE:
             return [{"type": "sentence", "card": c} for c in self.cases if c not in self.sentenced]
-        if phase == "sentence":
+        if phase == Phase.SENTENCE:
             actions: list[Action] = []
             printed = self.printed()
             if self.board.doom is None:
@@ -112,20 +112,20 @@ class TribunalState(TribunalModel, GameState):
 
     def sample_chance(self, rng: random.Random) -> Action:
         """The shuffle at setup, or one cube drawn from the Judgment Pool (see :mod:`.pool`)."""
-        if self.phase == "shuffle":
+        if self.phase == Phase.SHUFFLE:
             reds = sorted(n for n, c in self.cards.items() if c.colour == "red")
             blues = sorted(n for n, c in self.cards.items() if c.colour == "blue")
             rng.shuffle(reds)
             deck = reds[SET_ASIDE:] + blues
             rng.shuffle(deck)
             return {"type": "shuffle", "set_aside": sorted(reds[:SET_ASIDE]), "deck": deck}
-        if self.phase == "draw":
+        if self.phase == Phase.DRAW:
             return {"type": "draw", "cube": draw_cube(self.board.pool, rng)}
         raise IllegalAction("no chance event is due", rule="chance acts only to shuffle or draw")
 
     def is_over(self) -> bool:
         """True once won or lost."""
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """The same for every viewer: the deck order and the face-down cards are never shown."""
@@ -133,7 +133,7 @@ class TribunalState(TribunalModel, GameState):
 
     def hidden_alternatives(self, action: Action, viewer: Viewer) -> list[Action]:
         """Other shuffles nobody could tell apart from ``action`` until the next hearing."""
-        if self.phase != "shuffle" or action.get("type") != "shuffle":
+        if self.phase != Phase.SHUFFLE or action.get("type") != "shuffle":
             return []
         deck, aside = list(action.get("deck", [])), list(action.get("set_aside", []))
         if not deck or not aside:
@@ -153,7 +153,7 @@ class TribunalState(TribunalModel, GameState):
 
     def reveals_hidden(self, action: Action) -> bool:
         """Hearing a case turns up the top card(s) of the secret deck."""
-        return action.get("type") == "hear" and self.phase == "hear"
+        return action.get("type") == "hear" and self.phase == Phase.HEAR
 
     def publicly_reveals(self, action: Action) -> bool:
         """Hearing a case turns the top card(s) up for all to read."""
@@ -198,7 +198,7 @@ class TribunalState(TribunalModel, GameState):
             )
         self.board.set_aside_hidden = list(aside)
         self.board.stacks = [list(deck)]
-        self.phase = "hear"
+        self.phase = Phase.HEAR
         return [{"event": "shuffled", "deck": len(deck), "set_aside": len(aside)}]
 
     def _hear(self, action: Action) -> list[Event]:
@@ -208,7 +208,7 @@ class TribunalState(TribunalModel, GameState):
         self.cases = [stack.pop(0) for stack in stacks if stack]
         self.sentenced, self.verdict, self.judgment, self.sentence = [], None, None, None
         self.hearings += 1
-        self.phase = "verdict"
+        self.phase = Phase.VERDICT
         return [{"event": "heard", "hearing": self.hearings, "cases": list(self.cases)}]
 
     def _name_card(self, action: Action) -> list[Event]:
@@ -239,7 +239,7 @@ class TribunalState(TribunalModel, GameState):
         events: list[Event] = [{"event": "verdict", "verdict": self.verdict}]
         if self.board.pool.total == 0:
             return events + self._judge()
-        self.phase = "draw"
+        self.phase = Phase.DRAW
         return events
 
     def _draw(self, action: Action) -> list[Event]:
@@ -270,7 +270,7 @@ class TribunalState(TribunalModel, GameState):
             {"event": "judgment", "verdict": self.judgment, "passed": self.judgment == self.verdict}
         ]
         if len(self.cases) > 1:
-            self.phase = "choose"
+            self.phase = Phase.CHOOSE
             return events
         return events + self._start_sentence(self.cases[0])
 
@@ -287,7 +287,7 @@ class TribunalState(TribunalModel, GameState):
     def _start_sentence(self, card: str) -> list[Event]:
         self.sentence = card
         self.done, self.undo_stack = [], []
-        self.phase = "sentence"
+        self.phase = Phase.SENTENCE
         return [{"event": "sentence", "card": card, "verdict": self.judgment}]
 
     def _effect(self, action: Action) -> list[Event]:
@@ -320,7 +320,7 @@ class TribunalState(TribunalModel, GameState):
         board = self.board
         printed = self.printed()
         if board.doom is not None:
-            self.phase = "over"
+            self.phase = Phase.OVER
             self.result = self._result(False, board.doom)
             return [{"event": "game_over", **self.result}]
         if printed is not None and len(self.done) < len(printed):
@@ -334,7 +334,7 @@ class TribunalState(TribunalModel, GameState):
         events: list[Event] = [{"event": "sentence_done", "card": self.sentence}]
         left = [c for c in self.cases if c not in self.sentenced]
         if len(left) > 1:
-            self.phase = "choose"
+            self.phase = Phase.CHOOSE
             return events
         if left:
             return events + self._start_sentence(left[0])
@@ -347,11 +347,11 @@ class TribunalState(TribunalModel, GameState):
             # remaining Accused Cards."
             on_star = self.options.vine.label(board.reputation) == "*"
             reason = "Reputation on * and no Accused left" if on_star else "Reputation not on *"
-            self.phase = "over"
+            self.phase = Phase.OVER
             self.result = self._result(on_star, reason)
             events.append({"event": "game_over", **self.result})
         else:
-            self.phase = "hear"
+            self.phase = Phase.HEAR
         return events
 
     def _result(self, won: bool, reason: str) -> dict[str, Any]:

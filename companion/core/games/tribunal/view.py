@@ -15,23 +15,23 @@ from typing import Any
 
 from companion.core.game import Action
 from companion.core.games.tribunal.board import board_json
-from companion.core.games.tribunal.model import TribunalModel
+from companion.core.games.tribunal.model import Phase, TribunalModel
 from companion.core.games.tribunal.pool import VERDICTS, matches, pass_probability
 from companion.core.games.tribunal.words import effect_kind, effect_line, event_line, vine_spaces
 
-BEFORE_THE_DRAW = ("hear", "verdict")
+BEFORE_THE_DRAW = (Phase.HEAR, Phase.VERDICT)
 """The phases whose bag is whole: the odds of each verdict are worth reading then."""
 
 
 def _odds(state: TribunalModel) -> dict[str, Any]:
     pool = state.board.pool
     odds: dict[str, Any] = {}
-    if state.phase not in (*BEFORE_THE_DRAW, "draw"):
+    if state.phase not in (*BEFORE_THE_DRAW, Phase.DRAW):
         return odds
     for verdict in VERDICTS if state.phase in BEFORE_THE_DRAW else ():
         p = pass_probability(pool, verdict)
         odds[verdict] = {"p_pass": float(p), "exact": str(p)}
-    if state.phase == "draw" and state.verdict is not None and pool.total:
+    if state.phase == Phase.DRAW and state.verdict is not None and pool.total:
         # Between the two draws: the chance that the second cube saves the chosen verdict.
         favourable = sum(
             pool.count(c) for c in ("red", "white", "blue") if matches(c, state.verdict)
