@@ -83,6 +83,8 @@ def _table_mask(n: int) -> np.ndarray:
 
 
 _MASK = _table_mask(_FIT)
+_DESIGN_ON_TABLE = _DESIGN[_MASK]
+_DESIGN_ON_TABLE64 = _DESIGN_ON_TABLE.astype(np.float64)
 
 
 def lighting(canonical: np.ndarray) -> tuple[np.ndarray, float]:
@@ -100,16 +102,15 @@ def _fit(canonical: np.ndarray) -> tuple[np.ndarray, float]:
 def _fit_thumbnail(thumbnail: np.ndarray) -> tuple[np.ndarray, float]:
     """The robust cubic fit of :func:`_fit` to a ``_FIT`` x ``_FIT`` thumbnail of the table."""
     small = thumbnail.astype(np.float32)
-    design = _DESIGN[_MASK]
+    design = _DESIGN_ON_TABLE
     values = small[_MASK]
+    values64 = values.astype(np.float64)
     keep = np.ones(len(values), bool)
     surface = np.empty((_FIT, _FIT, 3), np.float32)
     for _ in range(4):
-        a = design[keep].astype(np.float64)
+        a = _DESIGN_ON_TABLE64[keep]
         # Normal equations solved by OpenCV: numpy's lstsq is slow on a busy multi-core Pi.
-        _, coef = cv2.solve(
-            a.T @ a, a.T @ values[keep].astype(np.float64), flags=cv2.DECOMP_CHOLESKY
-        )
+        _, coef = cv2.solve(a.T @ a, a.T @ values64[keep], flags=cv2.DECOMP_CHOLESKY)
         fitted = design @ coef.astype(np.float32)
         # Pixels far from the cloth (rings, goblets, tokens, shadows) do not light the table.
         err = np.abs(values - fitted).sum(axis=1) / np.maximum(fitted.sum(axis=1), 1.0)
@@ -212,8 +213,9 @@ def _white_of(patches: list[np.ndarray], surface: np.ndarray) -> np.ndarray | No
         mx, my = layout.marker_centre(marker)
         patch = patch.reshape(-1, 3).astype(np.float32)
         grey = patch.mean(axis=1)
-        white = patch[grey >= np.percentile(grey, 85)].mean(axis=0)
-        dark = patch[grey <= np.percentile(grey, 15)].mean(axis=0)
+        low, high = np.percentile(grey, (15, 85))
+        white = patch[grey >= high].mean(axis=0)
+        dark = patch[grey <= low].mean(axis=0)
         cloth = _at(surface, mx, my)
         # A marker is paper and ink: its whites clearly brighter than its blacks, and not
         # much darker than the cloth (a shadowed or covered marker is no white reference).
@@ -361,6 +363,8 @@ _SAMPLE &= cv2.circle(
 ).astype(bool)
 _SAMPLE_GRID = _SAMPLE[::_STRIDE, ::_STRIDE]
 """The sampled pixels (every fourth row and column, on the table) on the sample grid."""
+_SAMPLE_AT = np.flatnonzero(_SAMPLE_GRID)
+"""The same as flat indices into the sample grid (row-major, the order the mask picks)."""
 
 
 def _cloth_model(sparse: np.ndarray, gain: np.ndarray, colour: np.ndarray) -> Cloth:
@@ -371,7 +375,10 @@ def _cloth_model(sparse: np.ndarray, gain: np.ndarray, colour: np.ndarray) -> Cl
     there (smooth, so relit smoothed = smoothed times gain)."""
     # Only the table's samples, relit; rounded as the 8-bit view is (its quantisation is part
     # of the spread the tolerance has to cover).
-    table = np.minimum(np.rint(sparse[_SAMPLE_GRID] * gain[_SAMPLE_GRID]), SATURATED - 1)
+    at = _SAMPLE_AT
+    samples = np.take(sparse.reshape(-1, 3), at, axis=0).astype(np.float32)
+    samples *= np.take(np.ascontiguousarray(gain).reshape(-1, 3), at, axis=0)
+    table = np.minimum(np.rint(samples), SATURATED - 1)
     total = table.sum(axis=1) + 1.0
     ref = colour / (float(colour.sum()) + 1.0)
     d = np.hypot(table[:, 0] / total - ref[0], table[:, 2] / total - ref[2])
