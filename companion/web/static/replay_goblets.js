@@ -106,7 +106,8 @@ ReplayGames.goblets = (() => {
       const place = frame.view.places[Number(g.dataset.place)];
       const spot = g.querySelector(".ring circle");
       if (!place.ring || !spot) continue;
-      g.append(CB.svg("text", {class: "contents-label", x: spot.getAttribute("cx"), y: Number(spot.getAttribute("cy")) + 46,
+      // Drawn in the Goblet's own spot (goblets.js moves a spot as a whole: its circle is at 0 0).
+      (spot.closest(".spot") || g).append(CB.svg("text", {class: "contents-label", x: spot.getAttribute("cx"), y: Number(spot.getAttribute("cy")) + 46,
         "text-anchor": "middle", text: letters((extra.held || {})[place.ring])}));
     }
     const list = heldList(frame.view || {}, extra.held);
@@ -118,7 +119,7 @@ ReplayGames.goblets = (() => {
       g.classList.add("changed");
       const spot = g.querySelector(".ring circle, .no-goblet");
       const x = Number(spot.getAttribute("cx")), y = Number(spot.getAttribute("cy"));
-      g.append(CB.svg("text", {class: "change-mark", x, y: y - 34, "text-anchor": "middle", text: word}));
+      (spot.closest(".spot") || g).append(CB.svg("text", {class: "change-mark", x, y: y - 34, "text-anchor": "middle", text: word}));
     }
     return [...marks].map(([p, word]) => `${word.split(" ").slice(1).join(" ")}: ${Goblets.placeName(frame.view, p)}`);
   }

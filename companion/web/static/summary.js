@@ -13,9 +13,14 @@ const Summary = (() => {
     if (!view.places || !results.length) return null;
     const seats = view.places.flatMap((p) => p.seats).sort((a, b) => a - b);
     const winners = new Set(view.winners || []);
-    const head = CB.el("tr", {}, CB.el("th", {scope: "col"}, "Player"),
-      results.map((r) => CB.el("th", {scope: "col"}, `Course ${r.course}`)),
-      CB.el("th", {scope: "col"}, "Total"));
+    // "Course" once over its columns and each Course's number under it: the words fit a phone's
+    // narrow columns whole ("Course 1" in each broke as "Cour|se 1").
+    const head = [
+      CB.el("tr", {}, CB.el("th", {scope: "col", rowspan: 2}, "Player"),
+        CB.el("th", {scope: "colgroup", colspan: results.length, class: "courses"}, "Course"),
+        CB.el("th", {scope: "col", rowspan: 2}, "Total")),
+      CB.el("tr", {}, results.map((r) => CB.el("th", {scope: "col", "aria-label": `Course ${r.course}`}, String(r.course)))),
+    ];
     const rows = seats.map((s) => {
       const survived = (r) => (r.places.find((p) => p.seats.includes(s)) || {}).poisoned ? "☠" : "✓";
       return CB.el("tr", {"data-seat": s, class: winners.has(s) ? "win" : ""},
@@ -25,7 +30,7 @@ const Summary = (() => {
           r.vp ? ` +${r.vp[s]}` : " hidden")),
         CB.el("td", {class: "total"}, view.vp ? String(view.vp[s]) : "hidden"));
     });
-    return CB.el("table", {class: "summary-table"}, CB.el("thead", {}, head), CB.el("tbody", {}, rows));
+    return CB.el("table", {class: "summary-table"}, CB.el("thead", {}, ...head), CB.el("tbody", {}, rows));
   }
 
   /* The game's end in words and the table: who won, then each Course's VP. */
