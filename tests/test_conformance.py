@@ -9,7 +9,6 @@ changes when information hidden from its viewer is resampled (the attacker's vie
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from dataclasses import is_dataclass
@@ -35,8 +34,7 @@ def cases():
 
 
 def fingerprint(state: GameState) -> str:
-    viewers = [PUBLIC, HOST, *(Viewer.seat(i) for i in range(state.num_seats))]
-    return json.dumps([state.view(v) for v in viewers], sort_keys=True)
+    return json.dumps([state.view(v) for v in viewers_of(state)], sort_keys=True)
 
 
 def data_of(value):
@@ -77,17 +75,6 @@ def play(name, options, seed):
         if len(states) < 400:
             states.append(state.clone())
     return state, journal, seen_actions, states, rng
-
-
-@functools.cache
-def _journal(name, options_json, seed):
-    options = json.loads(options_json)
-    return tuple(entry.action for entry in play(name, options, seed)[1].entries)
-
-
-def journal_of(name, options, seed) -> tuple:
-    """The actions of ``play(name, options, seed)``, played once for both tests of a case."""
-    return _journal(name, json.dumps(options, sort_keys=True), seed)
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +130,7 @@ def test_views_do_not_leak(name, options, seed):
     viewer's views must be identical. At a reveal the resampled history is set back to the real
     one (from then on the viewer has legitimately seen the difference).
     """
-    actions = journal_of(name, options, seed)
+    actions = [entry.action for entry in play(name, options, seed)[1].entries]
     rng = random.Random(seed + 1000)
     game = registry.get(name)
     viewers = viewers_of(game.new_state(options))
