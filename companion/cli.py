@@ -19,24 +19,36 @@ from companion import __version__, commands
 from companion.core.errors import CupbearerError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, with every discovered subcommand."""
+def command_names() -> list[str]:
+    """Every subcommand's name (a module of :mod:`companion.commands` not starting with ``_``)."""
+    found = pkgutil.iter_modules(commands.__path__)
+    return sorted(info.name for info in found if not info.name.startswith("_"))
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every discovered subcommand, or with ``only`` that one.
+
+    Each subcommand's module is imported to register it, and ``serve`` brings Flask, the links
+    and the service with it: ``companion goblets score`` on a Pi should not wait for those.
+    """
     parser = argparse.ArgumentParser(
         prog="companion", description="Cupbearer, the table companion."
     )
     parser.add_argument("--version", action="version", version=f"cupbearer {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+    for name in [only] if only else command_names():
+        module = importlib.import_module(f"{commands.__name__}.{name}")
         module.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # The command named first is the only one whose module is needed; anything else (help,
+    # --version, a mistyped name) gets the full parser and its list of commands.
+    named = argv[0] if argv and argv[0] in command_names() else None
+    parser = build_parser(named)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -16,6 +16,21 @@ def test_every_subcommand_is_discovered():
         assert name in commands
 
 
+def test_a_command_imports_only_its_own_module():
+    """``companion goblets score`` loads neither the dashboard nor the links (a Pi would wait
+    seconds for Flask, paho and OpenCV to score one Toast); the full list stays in the help."""
+    probe = (
+        "import sys; from companion.cli import main; status = main(['goblets', 'score']);"
+        "print(status, sorted(m for m in ('flask', 'paho', 'cv2', 'companion.web',"
+        " 'companion.commands.serve') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], input="{}", capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split(None, 1) == ["2", "[]\n"], done.stderr
+    assert "goblets score: " in done.stderr
+
+
 def test_no_command_prints_help_and_fails(capsys):
     assert main([]) == 2
     assert "COMMAND" in capsys.readouterr().out
