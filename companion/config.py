@@ -134,7 +134,7 @@ class SensingSettings:
     fusion_grace: float = 3.0
     """With reader nodes and a camera both: seconds the two may disagree on which Goblet stands
     where before the Host is asked to settle it (a Goblet in mid-move is no conflict; see
-    ``companion.core.sensed.fusion.FusionConfig``)."""
+    ``companion.core.games.goblets.sensed.fusion.FusionConfig``)."""
 
 
 @dataclass(frozen=True)

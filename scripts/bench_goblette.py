@@ -5,10 +5,10 @@ Usage: ``.venv/bin/python scripts/bench_goblette.py [--seeds N] [--noise none,mo
 
 Each game is a :class:`~companion.virtual.goblette_puppet.GoblettePuppeteer` (a random legal game
 of 2 or 3 players, played by hand on six spots in a row) read by the simulated readers into a
-:class:`~companion.core.sensed.russian_session.GobletteSession`. A game counts as exact when the
-session's journal equals the puppeteer's action for action, with no rule warning and without the
-puppeteer having had to follow the journal; every other game is listed with what went wrong.
-``docs/tracking.md`` ("Russian Goblette") quotes this script's output.
+:class:`~companion.core.games.goblets.sensed.russian_session.GobletteSession`. A game counts as
+exact when the session's journal equals the puppeteer's action for action, with no rule warning and
+without the puppeteer having had to follow the journal; every other game is listed with what went
+wrong. ``docs/tracking.md`` ("Russian Goblette") quotes this script's output.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any
 
 from companion.core import registry
-from companion.core.sensed.russian_session import GobletteSession
+from companion.core.games.goblets.sensed.russian_session import GobletteSession
 from companion.virtual import NOISE
 from companion.virtual.goblette_puppet import GoblettePuppeteer
 from companion.virtual.show import SessionSink, Show

@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
+from companion.core.games.goblets.tracking import Tracker
 from companion.core.observations import Observation
-from companion.core.tracking import Tracker
 from companion.links.broker import MOSQUITTO, MosquittoBroker
 from companion.links.mqtt import MqttLink, MqttNode
 from companion.links.wire import Hello, Snapshot

@@ -10,9 +10,10 @@ slower). Two tables:
   with k tags standing on every seat, asking ``rate_hz`` = 10. Every reading is one snapshot.
 * **Courses end to end**: random Courses (companion.virtual.Scenario) played on PN5180 seats,
   each tag missed per reading with probability ``miss``; the node's frames are decoded by
-  companion/links/wire.py and tracked by companion.core.tracking.Tracker. "every reading" is the
-  firmware as it is (1.1); "change-only" replays the SAME readings through firmware 1.0's policy
-  (a debounce that drops a tag after 3 missed readings, a snapshot on change and every 2 s).
+  companion/links/wire.py and tracked by companion.core.games.goblets.tracking.Tracker. "every
+  reading" is the firmware as it is (1.1); "change-only" replays the SAME readings through firmware
+  1.0's policy (a debounce that drops a tag after 3 missed readings, a snapshot on change and every
+  2 s).
 
 Usage: .venv/bin/python scripts/bench_node_rate.py [--courses 5] [--seed 500] [--seconds 3]
 """

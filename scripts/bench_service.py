@@ -41,8 +41,8 @@ from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
 from companion import config as settings  # noqa: E402
 from companion.core import registry  # noqa: E402
+from companion.core.games.goblets.tags import Ring, TagRegistry, TokenTag  # noqa: E402
 from companion.core.games.goblets.tokens import Token  # noqa: E402
-from companion.core.tags import Ring, TagRegistry, TokenTag  # noqa: E402
 from companion.links.broker import MosquittoBroker  # noqa: E402
 from companion.links.mqtt import MqttNode  # noqa: E402
 from companion.links.records import Hello, Snapshot  # noqa: E402

@@ -3,10 +3,10 @@
 Usage: ``.venv/bin/python scripts/bench_tracking.py [--courses N] [--seed S]``
 
 Snapshots of whole Courses (4 to 6 seats, 10 Hz per seat) are generated first, then timed through
-a fresh :class:`~companion.core.tracking.Tracker` each, so the figure is the tracker alone. Each
-Course is also checked against its ground truth (moves in order, pours between moves, final
-table), at every noise preset and hand speed, with and without Coaster rings. The tracker section
-of ``docs/benchmarks.md`` quotes this script's output.
+a fresh :class:`~companion.core.games.goblets.tracking.Tracker` each, so the figure is the tracker
+alone. Each Course is also checked against its ground truth (moves in order, pours between moves,
+final table), at every noise preset and hand speed, with and without Coaster rings. The tracker
+section of ``docs/benchmarks.md`` quotes this script's output.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import platform
 import random
 import time
 
-from companion.core.tracking import Tracker
+from companion.core.games.goblets.tracking import Tracker
 from companion.virtual import HANDS, NOISE, Scenario, SimulatedReaders, summarize
 
 CASES = [

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from companion.commands.track import replay
-from companion.core.tracking import Tracker
+from companion.core.games.goblets.tracking import Tracker
 from companion.virtual import HANDS, NOISE, Scenario, SimulatedReaders
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "recordings"

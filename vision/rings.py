@@ -15,8 +15,8 @@ no House's colour, or another House's, so it neither names the ring nor pulls it
 within ``SEAT_TOLERANCE`` of a seat's goblet spot stands at that seat; others are loose (in a
 hand, mid-move).
 
-The tracker (``companion.core.tracking``) consumes per-seat snapshots of tag UIDs. The camera
-speaks the same language: :func:`observations` turns a reading into one
+The tracker (``companion.core.games.goblets.tracking``) consumes per-seat snapshots of tag UIDs. The
+camera speaks the same language: :func:`observations` turns a reading into one
 :class:`~companion.core.observations.Observation` per seat whose tags are pseudo-UIDs, one per
 House (:func:`ring_uid`, hex because the tracker's UIDs are hex), and :func:`ring_registry`
 enrols them as the Coaster rings of Goblets named by House. A tracker fed only by the camera
@@ -33,8 +33,8 @@ import cv2
 import numpy as np
 
 from companion.core.games.goblets.houses import HOUSE_IDS
+from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
-from companion.core.tags import TagRegistry
 from vision import layout, palette
 from vision.frame import Cloth
 from vision.layout import TableLayout

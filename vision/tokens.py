@@ -3,7 +3,8 @@
 Rulebook, The Toast: "each player takes the Goblet in front of them, no matter the color of its
 Coaster, and reveals its contents"; Ingredients: "Wine (red) | Poison (black) | Antidote (white)
 | Unicorn Antidote (blue) | Ogre Poison (green)". The counts are what
-``companion.core.sensed`` takes at the reveal ("counts: per place, the camera's counts").
+``companion.core.games.goblets.sensed`` takes at the reveal ("counts: per place, the camera's
+counts").
 
 Input: the canonical view relit by :func:`vision.frame.relight` and its cloth model. An area
 something neither cloth nor token covers (a hand, glare, a goblet's bowl) is not seen and counts

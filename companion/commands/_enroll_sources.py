@@ -1,10 +1,10 @@
 """Where ``companion enroll`` reads from: a reader node, simulated hands, a script, the keys.
 
-Each source has ``begin(step)`` (a step of :mod:`companion.core.enroll` begins), ``get(timeout)``
-(the next item: an :class:`~companion.core.observations.Observation`, a link's node event, one of
-the Host's keys, :data:`HANDS_DONE` or :data:`END`, else ``None`` after ``timeout`` seconds) and
-``stop()``. :class:`Keyboard` is the terminal's keys, read in a thread. The dialogue with the Host
-that takes these items is :class:`companion.commands.enroll.Session`.
+Each source has ``begin(step)`` (a step of :mod:`companion.core.games.goblets.enroll` begins),
+``get(timeout)`` (the next item: an :class:`~companion.core.observations.Observation`, a link's node
+event, one of the Host's keys, :data:`HANDS_DONE` or :data:`END`, else ``None`` after ``timeout``
+seconds) and ``stop()``. :class:`Keyboard` is the terminal's keys, read in a thread. The dialogue
+with the Host that takes these items is :class:`companion.commands.enroll.Session`.
 """
 
 from __future__ import annotations

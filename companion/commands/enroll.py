@@ -1,10 +1,10 @@
 """``companion enroll``: register a physical set's tags by scanning it on one seat's reader.
 
 ``companion enroll --seat N (--mqtt URL | --serial PORT | --virtual SEED | --script FILE)``
-walks through the steps of :mod:`companion.core.enroll` (each House's Coaster ring alone, then
-every token of each kind) and prints the count read so far against the rulebook's count. At the
-terminal: Enter confirms a step (a second Enter confirms with fewer tags than expected), ``s``
-skips it, ``r`` restarts it, ``q`` quits. Each confirmed step is saved at once to
+walks through the steps of :mod:`companion.core.games.goblets.enroll` (each House's Coaster ring
+alone, then every token of each kind) and prints the count read so far against the rulebook's count.
+At the terminal: Enter confirms a step (a second Enter confirms with fewer tags than expected),
+``s`` skips it, ``r`` restarts it, ``q`` quits. Each confirmed step is saved at once to
 ``<data-dir>/registry.json`` (written to a temporary file, fsynced, renamed), so an interrupted
 enrollment resumes where it stopped; ``--fresh`` starts over. ``companion serve`` reads that file.
 
@@ -33,11 +33,11 @@ from companion.commands._enroll_sources import (
     ScriptSource,
     VirtualSource,
 )
-from companion.core.enroll import Enrollment, Stability
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.enroll import Enrollment, Stability
 from companion.core.games.goblets.houses import HOUSE_IDS
+from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
-from companion.core.tags import TagRegistry
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
 from companion.store.files import write_json
 from companion.virtual import NOISE

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from companion import config as settings
 from companion.core.errors import MalformedInput
-from companion.core.tags import TagRegistry
+from companion.core.games.goblets.tags import TagRegistry
 from companion.service import Service, VirtualTable
 from companion.service.hardware import HardwareTable
 from companion.service.sensed_demo import SensedDemo

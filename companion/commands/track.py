@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.core.errors import CupbearerError, MalformedInput
-from companion.core.tags import TagRegistry
-from companion.core.tracking import Tracker, TrackerConfig
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.games.goblets.tracking import Tracker, TrackerConfig
 from companion.store.recordings import apply
 
 

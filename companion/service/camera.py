@@ -18,13 +18,13 @@ the detector refuses (:class:`FrameLoop` counts it in ``errors``) gives nothing 
 
 The camera's game is sensed with ``actor="camera"``, ``reveal_apart=True`` (the reveal areas lie
 beside the Goblets' spots: a seat settles on tokens seen in its area, or on its Goblet lifted and
-set down again, see :mod:`companion.core.sensed.pour_out`) and ``pours_seen=False`` (its Toast
-says the caller's Wine is unknown to the engine). The camera cannot see the initial pour either:
-once the Course starts the service draws it as chance (journaled), as on the phones; the
+set down again, see :mod:`companion.core.games.goblets.sensed.pour_out`) and ``pours_seen=False``
+(its Toast says the caller's Wine is unknown to the engine). The camera cannot see the initial pour
+either: once the Course starts the service draws it as chance (journaled), as on the phones; the
 reveal's counts win over the engine's contents anyway. Since play then begins at once, a Course
 starts only when the frames show the table gathered up and set out (every Goblet at its House's
-place, no token lying in a reveal area: :mod:`companion.core.sensed.gather`), or when the Host
-taps "start the Course"; putting the Goblets back after a reveal is never recorded as play.
+place, no token lying in a reveal area: :mod:`companion.core.games.goblets.sensed.gather`), or when
+the Host taps "start the Course"; putting the Goblets back after a reveal is never recorded as play.
 
 Beside reader nodes (a game played ``"readers"`` with the camera configured too) the camera is a
 witness (:class:`~companion.service.camera_witness.CameraWitness`).
@@ -46,8 +46,8 @@ import numpy as np
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, HOST, Mode
-from companion.core.sensed.fusion import FusionConfig
-from companion.core.sensed.pour_out import PourOutConfig
+from companion.core.games.goblets.sensed.fusion import FusionConfig
+from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 from companion.service.camera_calibration import (
     CALIBRATE_RULE,
     annotated_jpeg,

@@ -8,9 +8,9 @@ on the camera's counts as it does on a reader's tags.
 
 from __future__ import annotations
 
+from companion.core.games.goblets.tags import TagRegistry
 from companion.core.games.goblets.tokens import POOL, Token
 from companion.core.observations import Observation
-from companion.core.tags import TagRegistry
 from vision import rings
 
 MAX_SEATS = 6

@@ -3,25 +3,25 @@
 Beside reader nodes (a game played ``"readers"`` with the camera configured too), the camera is a
 witness (:class:`CameraWitness`): it keeps its own tracker of the rings (``vision/README.md``,
 "Feeding the tracker"), and after each frame the two trackers' layouts are compared
-(:class:`~companion.core.sensed.fusion.LayoutFusion`): a disagreement held past ``[sensing]
-fusion_grace`` is a notice to the Host, who settles it by a tap (``{"input": "settle", "source":
-"readers" | "camera"}``). A frame that does not show one ring at every seat is no layout to
-compare (a hand, a Goblet in the air, a covered ring). At the reveal on the readers the camera
+(:class:`~companion.core.games.goblets.sensed.fusion.LayoutFusion`): a disagreement held past
+``[sensing] fusion_grace`` is a notice to the Host, who settles it by a tap (``{"input": "settle",
+"source": "readers" | "camera"}``). A frame that does not show one ring at every seat is no layout
+to compare (a hand, a Goblet in the air, a covered ring). At the reveal on the readers the camera
 counts its reveal areas as a witness: a seat settles only when both counts agree
-(:class:`~companion.core.sensed.fusion.FusedPourOut`), else the Host picks one (``{"input":
-"pick", "place": p, "source": ...}``) or counts it by hand. The camera counts its reveal areas,
-not the reader spots: calibrated so, the two count the same tokens; otherwise every seat with
-tokens differs and the Host is asked (never a silent choice).
+(:class:`~companion.core.games.goblets.sensed.fusion.FusedPourOut`), else the Host picks one
+(``{"input": "pick", "place": p, "source": ...}``) or counts it by hand. The camera counts its
+reveal areas, not the reader spots: calibrated so, the two count the same tokens; otherwise every
+seat with tokens differs and the Host is asked (never a silent choice).
 """
 
 from __future__ import annotations
 
 import json
 
-from companion.core.sensed.fusion import READERS, SOURCES, FusionConfig, LayoutFusion
-from companion.core.sensed.pour_out import PourOut
-from companion.core.tags import TagRegistry
-from companion.core.tracking import Tracker
+from companion.core.games.goblets.sensed.fusion import READERS, SOURCES, FusionConfig, LayoutFusion
+from companion.core.games.goblets.sensed.pour_out import PourOut
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.games.goblets.tracking import Tracker
 from companion.service.camera_tags import with_tokens
 from companion.service.sensing import SensedTable
 from vision import rings

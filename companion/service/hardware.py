@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import CupbearerError
+from companion.core.games.goblets.sensed.pour_out import PourOutConfig
+from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
-from companion.core.sensed.pour_out import PourOutConfig
-from companion.core.tags import TagRegistry
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
 from companion.service.sensing import SensedTable
 from companion.service.table import Service

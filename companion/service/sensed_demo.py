@@ -57,8 +57,8 @@ from typing import TYPE_CHECKING, Any
 from companion.core.errors import CupbearerError, MalformedInput
 from companion.core.games.goblets.options import check_variant
 from companion.core.games.goblets.russian import RussianState
+from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 from companion.core.games.goblets.state import GobletsState
-from companion.core.sensed.pour_out import PourOutConfig
 from companion.service.demo_sinks import CameraSink, ServiceSink
 from companion.service.sensing import SensedTable
 from companion.service.table import Service

@@ -1,7 +1,8 @@
-"""Sensed play in the service: links -> :class:`~companion.core.sensed.SensedSession` -> journal.
+"""Sensed play in the service: links -> :class:`~companion.core.games.goblets.sensed.SensedSession`
+-> journal.
 
-The pure :class:`~companion.core.sensed.SensedSession` (reader snapshots -> tracker -> the
-Raise Your Goblets engine in recording mode) decides which actions the table's events mean. It
+The pure :class:`~companion.core.games.goblets.sensed.SensedSession` (reader snapshots -> tracker ->
+the Raise Your Goblets engine in recording mode) decides which actions the table's events mean. It
 works on a shadow copy of the service's state; every action it applies is then applied by the
 service to the real state with ``Mode.RECORDING`` (journaled, committed and synced, then
 published), so the two stay the same fold of the same actions ("Sensed reality wins, the rules
@@ -25,12 +26,12 @@ from companion.core.game import HOST, Action, Mode
 from companion.core.games.goblets import shootout
 from companion.core.games.goblets.model import CHANCE_ACTIONS
 from companion.core.games.goblets.russian import RussianState
+from companion.core.games.goblets.sensed import Result, SensedSession
+from companion.core.games.goblets.sensed.fusion import CAMERA, DIFFERS, FusedPourOut
+from companion.core.games.goblets.sensed.pour_out import CONFIRMED, SETTLED, PourOutConfig
+from companion.core.games.goblets.sensed.russian_session import GobletteSession
+from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
-from companion.core.sensed import Result, SensedSession
-from companion.core.sensed.fusion import CAMERA, DIFFERS, FusedPourOut
-from companion.core.sensed.pour_out import CONFIRMED, SETTLED, PourOutConfig
-from companion.core.sensed.russian_session import GobletteSession
-from companion.core.tags import TagRegistry
 from companion.service.host_inputs import host_input
 from companion.service.notices import describe
 from companion.service.table import Service
@@ -69,12 +70,13 @@ class SensedTable:
 
     ``registry``: the enrolled tags; ``layout``: place -> Goblet name now (default: each Goblet
     at its House's place, as at Course setup); ``contents``: Goblet name -> the token UIDs already
-    in it (a Course resumed after a restart, see :class:`~companion.core.sensed.SensedSession`);
-    ``actor``: who the journal says entered the sensed actions ("readers", or "demo");
-    ``reveal``: ``"readers"`` (the Goblets poured out and counted, see :meth:`pour_out`) or
-    ``"tracked"``; ``pour_out``: how a poured-out read settles; ``reveal_apart``: the tokens are
-    poured out apart from the Goblets' spots (the camera's reveal areas); ``pours_seen``: False
-    where no pour is sensed (the camera, see :class:`~companion.core.sensed.SensedSession`).
+    in it (a Course resumed after a restart, see
+    :class:`~companion.core.games.goblets.sensed.SensedSession`); ``actor``: who the journal says
+    entered the sensed actions ("readers", or "demo"); ``reveal``: ``"readers"`` (the Goblets poured
+    out and counted, see :meth:`pour_out`) or ``"tracked"``; ``pour_out``: how a poured-out read
+    settles; ``reveal_apart``: the tokens are poured out apart from the Goblets' spots (the camera's
+    reveal areas); ``pours_seen``: False where no pour is sensed (the camera, see
+    :class:`~companion.core.games.goblets.sensed.SensedSession`).
     """
 
     def __init__(
@@ -129,7 +131,7 @@ class SensedTable:
         self.witness: Any = None
         """The overhead camera beside the readers (``companion.service.camera.CameraWitness``):
         its layout and its counts at the reveal are compared with the readers' (None: no camera
-        at this table, see :mod:`companion.core.sensed.fusion`)."""
+        at this table, see :mod:`companion.core.games.goblets.sensed.fusion`)."""
         self._differing: set[int] = set()
         service.attach_sensing(self)  # Pass and Toast from the phones now come here
 
@@ -185,7 +187,7 @@ class SensedTable:
 
     def pour_out(self, t: float | None = None) -> None:
         """Every player pours their Goblet out onto their seat's reader spot (see
-        :meth:`~companion.core.sensed.SensedSession.pour_out`)."""
+        :meth:`~companion.core.games.goblets.sensed.SensedSession.pour_out`)."""
         with self.lock:
             t = self.session.now if t is None else t
             result = self.session.pour_out(t)
@@ -305,7 +307,8 @@ class SensedTable:
 
     def seat_input(self, seat: int, action: Mapping[str, Any]) -> None:
         """A seat's phone on a sensed table: Pass (end turn), Toast or a Character ability (its
-        physical effect is then read: ``core/sensed/abilities.py``), nothing sensors see."""
+        physical effect is then read: ``core/games/goblets/sensed/abilities.py``), nothing sensors
+        see."""
         kind = action.get("type")
         if kind not in PHONE_SAYS:
             raise IllegalAction(f"{kind} is read by the table's sensors", rule=SENSED_RULE)

@@ -118,10 +118,11 @@ def check_sensable(state: GameState, sensor: str = READERS) -> GameState:
     (``sensor``: who cannot read it, with its verb).
 
     The sensed session reads the 4-12 player game, Winetasters' pairs on the readers (a pair's
-    Goblet on one reader spot: ``core/sensed/pairs.py``) and Russian Goblette on the readers (six
-    spots in a row: ``core/sensed/russian.py``), Character abilities included (tapped on the
-    owner's phone, their effects then read: ``core/sensed/abilities.py``); the camera reads none
-    of Winetasters, Russian Goblette and Characters yet (docs/tracking.md).
+    Goblet on one reader spot: ``core/games/goblets/sensed/pairs.py``) and Russian Goblette on the
+    readers (six spots in a row: ``core/games/goblets/sensed/russian.py``), Character abilities
+    included (tapped on the owner's phone, their effects then read:
+    ``core/games/goblets/sensed/abilities.py``); the camera reads none of Winetasters, Russian
+    Goblette and Characters yet (docs/tracking.md).
     """
     if isinstance(state, RussianState):
         if sensor != READERS:

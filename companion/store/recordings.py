@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tracking import Tracker
 from companion.core.observations import Observation
-from companion.core.tracking import Tracker
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 

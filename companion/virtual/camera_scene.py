@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from companion.core.tags import TagRegistry
+from companion.core.games.goblets.tags import TagRegistry
 from companion.virtual.live import HandTable
 from companion.virtual.pour_out import is_pile
 from companion.virtual.puppet import Puppeteer

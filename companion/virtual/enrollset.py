@@ -3,8 +3,8 @@
 :class:`VirtualSet` is one copy of the game with a fresh random UID on every tag: one Coaster ring
 per House and the rulebook's 52 tokens (fewer when some are ``lost``), plus a stranger tag that
 is no part of the set (a bank card in a pocket). :class:`EnrollHands` plays what a Host does for
-each step of :mod:`companion.core.enroll`: places the ring alone, or the step's tokens in
-handfuls (a full stack is read badly), each handful left a moment and lifted again, and sets
+each step of :mod:`companion.core.games.goblets.enroll`: places the ring alone, or the step's tokens
+in handfuls (a full stack is read badly), each handful left a moment and lifted again, and sets
 what was scanned down on the neighbouring seat's reader until the next step. The readers of the
 chosen seat and of that neighbour report snapshots through a
 :class:`~companion.virtual.readers.Noise`: missed reads (likelier in a fuller stack), and
@@ -21,11 +21,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping, Sequence
 
-from companion.core.enroll import Step
+from companion.core.games.goblets.enroll import Step
 from companion.core.games.goblets.houses import HOUSE_IDS
+from companion.core.games.goblets.tags import Ring, TagRegistry, TokenTag
 from companion.core.games.goblets.tokens import POOL, Token
 from companion.core.observations import Observation
-from companion.core.tags import Ring, TagRegistry, TokenTag
 from companion.virtual.readers import Noise
 
 

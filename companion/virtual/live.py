@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from companion.core.games.goblets.tags import TokenTag
 from companion.core.games.goblets.tokens import Token
-from companion.core.tags import TokenTag
 from companion.virtual.pour_out import gather_motions, pour_out_motions
 from companion.virtual.scenario import CourseByHand, Hands, Motion
 

@@ -3,9 +3,9 @@
 At the Toast "each player takes the Goblet in front of them [...] and reveals its contents"
 (rulebook, The Toast); on a sensed table they pour it out onto their seat's reader spot, one
 layer, and set the empty Goblet aside (``hardware/README.md``, "Sensing design";
-:mod:`companion.core.sensed.pour_out` reads it). Here that is motions: the Goblet is lifted off
-its seat, a *pile* (the tokens lying flat) is set down there, and each token is taken out of the
-Goblet and put into the pile. The simulated readers read a pile's tokens as flat ones
+:mod:`companion.core.games.goblets.sensed.pour_out` reads it). Here that is motions: the Goblet is
+lifted off its seat, a *pile* (the tokens lying flat) is set down there, and each token is taken out
+of the Goblet and put into the pile. The simulated readers read a pile's tokens as flat ones
 (``Noise.flat``), not as a stack in a Goblet. Gathering up puts the tokens away and the Goblet
 back where it stood.
 """

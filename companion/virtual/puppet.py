@@ -38,7 +38,8 @@ down again on its spot (what the camera settles a seat on); the camera game's To
 
 Winetasters (7-12 players): a pair plays at its place's Goblet, the Winetaster's act first; a
 Noble who does not Toast and a Winetaster who takes no free Peek say nothing (the pair's next act
-tells the sensed side, ``core/sensed/pairs.py``), so the puppeteer goes straight on to the act.
+tells the sensed side, ``core/games/goblets/sensed/pairs.py``), so the puppeteer goes straight on to
+the act.
 
 Character abilities are tapped on the owner's phone (a ``Tap`` of kind ``ability``) and then
 made by hand: the chosen Goblet lifted and put back (``peek_any``), two Goblets swapped, their
@@ -81,8 +82,9 @@ WEIGHTS = {
 EARLY_PASS = 1.0
 """The weight of a Pass after a turn's first action (and 0.15 of it before any)."""
 SILENT = {"toast_option": "defer", "free_peek": "pass", "ability": "decline"}
-"""Steps closed without a word: a Winetaster pair's (``core/sensed/pairs.py``), and an ability
-step declined (``core/sensed/abilities.py``): the next act tells the sensed side."""
+"""Steps closed without a word: a Winetaster pair's (``core/games/goblets/sensed/pairs.py``), and an
+ability step declined (``core/games/goblets/sensed/abilities.py``): the next act tells the sensed
+side."""
 PASS_AFTER = 1.5
 """Seconds a camera player waits, after a step's last motion, before tapping Pass: the camera
 must first see the Goblets settle (the tracker's ``settle`` 0.5 s and a few frames), so a move
@@ -190,8 +192,8 @@ class Puppeteer(CourseHands):
         action = self._choose(step)
         if step.kind in SILENT and action["type"] == SILENT[step.kind]:
             # The Noble does not Toast, the Winetaster takes no free Peek, an ability is not
-            # used: nobody says so, the next act tells the sensed side (core/sensed/pairs.py,
-            # abilities.py), so the next act follows at once.
+            # used: nobody says so, the next act tells the sensed side
+            # (core/games/goblets/sensed/pairs.py, abilities.py), so the next act follows at once.
             self._apply(action)
             self._next(sensed)
             return

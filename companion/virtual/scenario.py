@@ -25,8 +25,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.core.games.goblets.tags import Ring, TagRegistry, TokenTag
 from companion.core.games.goblets.tokens import COURSE_SUPPLY, POOL, Token
-from companion.core.tags import Ring, TagRegistry, TokenTag
 from companion.virtual.summary import Summary
 
 HOUSE_GOBLETS: tuple[str, ...] = (

@@ -4,9 +4,9 @@
 its live table (:class:`~companion.virtual.readers.SimulatedReaders`, with noise) to a *sink*
 and, in time order with the snapshots, the puppeteer's taps (Pass, Toast, reveal, ...). A sink is
 the sensed side: :class:`SessionSink` wraps the pure
-:class:`~companion.core.sensed.SensedSession` (tests, benchmarks); the service's virtual table
-has its own (``companion.service.sensed_demo``). A sink has three methods: ``observe(obs)``,
-``tap(tap)`` and ``sensed()`` (a :class:`~companion.virtual.puppet.Sensed`).
+:class:`~companion.core.games.goblets.sensed.SensedSession` (tests, benchmarks); the service's
+virtual table has its own (``companion.service.sensed_demo``). A sink has three methods:
+``observe(obs)``, ``tap(tap)`` and ``sensed()`` (a :class:`~companion.virtual.puppet.Sensed`).
 
 Time is the table's (seconds): the show runs as fast as it is pulled; ``before(t)``, given to
 :meth:`Show.step`, may wait for the real clock (the service plays at a human pace).
@@ -18,8 +18,8 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from companion.core.games.goblets.sensed import Result, SensedSession
 from companion.core.observations import Observation
-from companion.core.sensed import Result, SensedSession
 from companion.virtual.puppet import Puppeteer, Sensed, Tap
 from companion.virtual.readers import Noise, SimulatedReaders
 

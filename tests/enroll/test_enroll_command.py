@@ -10,9 +10,9 @@ from pathlib import Path
 
 from companion import cli
 from companion.commands.enroll import Session, save_registry
-from companion.core.enroll import Enrollment
+from companion.core.games.goblets.enroll import Enrollment
+from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
-from companion.core.tags import TagRegistry
 from companion.virtual.enrollset import VirtualSet
 
 

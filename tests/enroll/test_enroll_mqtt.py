@@ -11,8 +11,8 @@ from pathlib import Path
 
 from test_enroll_interactive import ROOT, TIMEOUT, Terminal
 
-from companion.core.enroll import script
-from companion.core.tags import TagRegistry
+from companion.core.games.goblets.enroll import script
+from companion.core.games.goblets.tags import TagRegistry
 from companion.links.mqtt import MqttNode
 from companion.links.records import Hello, Snapshot
 from companion.virtual import NOISE

@@ -1,5 +1,6 @@
-"""The pure enrollment procedure (companion.core.enroll): the script, stable reads, missed reads
-and crosstalk, duplicates and conflicts, fewer tags than the rulebook counts, and resuming."""
+"""The pure enrollment procedure (companion.core.games.goblets.enroll): the script, stable reads,
+missed reads and crosstalk, duplicates and conflicts, fewer tags than the rulebook counts, and
+resuming."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ import random
 
 import pytest
 
-from companion.core.enroll import Enrollment, Stability, Step, script
 from companion.core.errors import IllegalAction, MalformedInput
+from companion.core.games.goblets.enroll import Enrollment, Stability, Step, script
 from companion.core.games.goblets.houses import HOUSE_IDS
+from companion.core.games.goblets.tags import Ring, TagRegistry, TokenTag
 from companion.core.games.goblets.tokens import Token
+from companion.core.games.goblets.tracking import Tracker
 from companion.core.observations import Observation
-from companion.core.tags import Ring, TagRegistry, TokenTag
-from companion.core.tracking import Tracker
 from companion.virtual import NOISE
 from companion.virtual.enrollset import EnrollHands, VirtualSet
 

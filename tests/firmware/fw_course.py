@@ -22,8 +22,8 @@ from fw_sim_mfrc522 import ChipMFRC522, Field, Tag14443A
 from fw_sim_pn5180 import ChipPN5180, Tag15693
 from fw_table import Stream, run_node
 
-from companion.core.tags import TagRegistry
-from companion.core.tracking import Tracker
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.games.goblets.tracking import Tracker
 from companion.links import wire
 
 HOST_CALL_US = 20.0

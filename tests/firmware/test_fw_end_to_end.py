@@ -1,6 +1,7 @@
 """End to end: a Course played on chip models, read by the firmware's node loop, its serial
 frames decoded by the companion's ``companion/links/wire.py`` and tracked by
-``companion.core.tracking.Tracker``, gives the Course's exact moves, pours and final table."""
+``companion.core.games.goblets.tracking.Tracker``, gives the Course's exact moves, pours and final
+table."""
 
 import random
 

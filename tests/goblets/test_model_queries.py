@@ -1,10 +1,10 @@
 """The Goblets model's steps and the queries the sensed actors ask (issue 16).
 
 A step is a frozen :class:`~companion.core.games.goblets.model.Step`: a clone shares it, nobody
-changes it, and a view shows it as it always has. The sensed side (``core/sensed/actors.py``)
-reads the turn only through the model's named queries; these pin down what each answers in a
-Winetaster pair's turn ("the Winetaster always plays before the Noble, unless the Noble
-TOASTS"), at the extra player's "up to two actions", and outside play.
+changes it, and a view shows it as it always has. The sensed side
+(``core/games/goblets/sensed/actors.py``) reads the turn only through the model's named queries;
+these pin down what each answers in a Winetaster pair's turn ("the Winetaster always plays before
+the Noble, unless the Noble TOASTS"), at the extra player's "up to two actions", and outside play.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from companion.core.game import PUBLIC
 from companion.core.games.goblets.model import Step, StepKind
-from companion.core.sensed import actors
+from companion.core.games.goblets.sensed import actors
 from tests.goblets.engine_helpers import act, new, start
 
 

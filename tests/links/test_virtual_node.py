@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.core.games.goblets.tracking import Tracker
 from companion.core.observations import Observation
-from companion.core.tracking import Tracker
 from companion.links import virtual
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
 from companion.links.mqtt import MqttLink

@@ -7,7 +7,7 @@ token in each Goblet": an Antidote, two Poisons, a Wine).
 
 from __future__ import annotations
 
-from companion.core.sensed import Result, SensedTable
+from companion.core.games.goblets.sensed import Result, SensedTable
 
 FIRST = {
     "de_miceti": "antidote",

@@ -20,9 +20,9 @@ from typing import Any
 from companion.core import registry
 from companion.core.game import CHANCE
 from companion.core.games.goblets.scoring import score_toast
+from companion.core.games.goblets.sensed import Result, SensedSession
 from companion.core.games.goblets.state import GobletsState
 from companion.core.observations import Observation
-from companion.core.sensed import Result, SensedSession
 from companion.virtual import NOISE, Hands, Scenario, SimulatedReaders
 from companion.virtual.pour_out import poured_out
 from companion.virtual.scenario import _Course

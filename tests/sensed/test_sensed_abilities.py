@@ -18,10 +18,10 @@ from by_hand import HOUSES, kinds, pour, poured_first
 from companion.core import registry
 from companion.core.errors import MalformedInput
 from companion.core.game import Mode
+from companion.core.games.goblets.sensed import Result, SensedSession, SensedTable
 from companion.core.games.goblets.state import GobletsState
+from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
-from companion.core.sensed import Result, SensedSession, SensedTable
-from companion.core.tags import TagRegistry
 from companion.service.setup import check_play
 
 DECK = [

@@ -20,11 +20,9 @@ from companion.core import registry as games
 from companion.core.errors import MalformedInput
 from companion.core.game import CHANCE, Mode
 from companion.core.games.goblets import rules
-from companion.core.games.goblets.state import GobletsState
-from companion.core.observations import Observation
-from companion.core.sensed import SensedSession
-from companion.core.sensed.gather import Gather
-from companion.core.sensed.pour_out import (
+from companion.core.games.goblets.sensed import SensedSession
+from companion.core.games.goblets.sensed.gather import Gather
+from companion.core.games.goblets.sensed.pour_out import (
     CONFIRMED,
     SETTLED,
     SETTLING,
@@ -32,7 +30,9 @@ from companion.core.sensed.pour_out import (
     PourOut,
     PourOutConfig,
 )
-from companion.core.tags import TagRegistry
+from companion.core.games.goblets.state import GobletsState
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.observations import Observation
 
 HOUSES = ("de_miceti", "mctoadery", "aconitiers", "wespendorf")
 FRAME = 0.2
@@ -320,7 +320,7 @@ def test_a_swap_reported_after_its_players_pass_tap_is_still_theirs() -> None:
     # The camera sees no pour: a player who poured and then swapped taps Pass, and the camera's
     # tracker reports the Swap a moment after the tap (the Goblets must settle first). Within
     # ``LATE_REPORT`` it is the passing player's second action, not the next player's.
-    from companion.core.sensed import SensedTable
+    from companion.core.games.goblets.sensed import SensedTable
 
     state = games.get("goblets").new_state({"players": 4, "characters": []})
     rng = random.Random(3)

@@ -13,8 +13,8 @@ import random
 
 from sensed_script import Course, Turn, check_revealed, course, event, expected, run, warnings
 
+from companion.core.games.goblets.sensed import Result, SensedSession
 from companion.core.observations import Observation
-from companion.core.sensed import Result, SensedSession
 from companion.virtual.scenario import Motion
 
 SEATS = 4

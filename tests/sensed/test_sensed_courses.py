@@ -16,7 +16,7 @@ from sensed_script import check_revealed, course, run, warnings
 
 from companion.core import registry
 from companion.core.game import HOST, Mode
-from companion.core.sensed import Result
+from companion.core.games.goblets.sensed import Result
 
 NOISES = ("none", "moderate", "heavy")
 EXPECTED_WARNINGS = (

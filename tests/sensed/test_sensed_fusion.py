@@ -1,20 +1,27 @@
-"""The readers and the camera compared (companion/core/sensed/fusion.py): layouts and reveals."""
+"""The readers and the camera compared (companion/core/games/goblets/sensed/fusion.py): layouts and
+reveals."""
 
 from __future__ import annotations
 
 import pytest
 
 from companion.core.errors import AmbiguousObservation, MalformedInput
-from companion.core.observations import Observation
-from companion.core.sensed.fusion import (
+from companion.core.games.goblets.sensed.fusion import (
     DIFFERS,
     FusedPourOut,
     FusionConfig,
     LayoutFusion,
     differing,
 )
-from companion.core.sensed.pour_out import CONFIRMED, SETTLED, SETTLING, PourOut, PourOutConfig
-from companion.core.tags import TagRegistry
+from companion.core.games.goblets.sensed.pour_out import (
+    CONFIRMED,
+    SETTLED,
+    SETTLING,
+    PourOut,
+    PourOutConfig,
+)
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.observations import Observation
 
 TABLE = {0: "de_miceti", 1: "mctoadery", 2: "aconitiers", 3: "wespendorf"}
 SWAPPED = {**TABLE, 1: "aconitiers", 2: "mctoadery"}

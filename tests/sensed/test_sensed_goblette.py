@@ -16,10 +16,10 @@ import pytest
 from companion.core import registry
 from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.game import HOST
+from companion.core.games.goblets.sensed.russian import GobletteTable
+from companion.core.games.goblets.sensed.russian_session import GobletteSession, default_row
+from companion.core.games.goblets.tags import Ring, TagRegistry
 from companion.core.observations import Observation
-from companion.core.sensed.russian import GobletteTable
-from companion.core.sensed.russian_session import GobletteSession, default_row
-from companion.core.tags import Ring, TagRegistry
 
 INITIAL = ["antidote", "poison", "poison", "wine", "wine", "wine"]
 NAMES = [f"g{p}" for p in range(6)]

@@ -16,8 +16,7 @@ from sensed_script import check_revealed, course, event, run
 
 from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.game import HOST
-from companion.core.observations import Observation
-from companion.core.sensed.pour_out import (
+from companion.core.games.goblets.sensed.pour_out import (
     CONFIRMED,
     SETTLED,
     SETTLING,
@@ -25,7 +24,8 @@ from companion.core.sensed.pour_out import (
     PourOut,
     PourOutConfig,
 )
-from companion.core.tags import TagRegistry
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.observations import Observation
 from companion.virtual import NOISE
 
 FULL_GOBLETS = (21, 26)

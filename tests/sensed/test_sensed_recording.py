@@ -18,9 +18,9 @@ from sensed_script import RECORDING
 
 from companion.core import registry
 from companion.core.games.goblets.scoring import score_toast
+from companion.core.games.goblets.sensed import Result, SensedSession
+from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
-from companion.core.sensed import Result, SensedSession
-from companion.core.tags import TagRegistry
 
 
 def load() -> tuple[TagRegistry, list[Observation], list[dict], dict]:

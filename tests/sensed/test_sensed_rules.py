@@ -14,8 +14,8 @@ from by_hand import FIRST, HOUSES, kinds, pour, poured_first, warned
 from companion.core import registry
 from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.games.goblets import rules
+from companion.core.games.goblets.sensed import SensedTable
 from companion.core.games.goblets.state import GobletsState
-from companion.core.sensed import SensedTable
 
 
 def new_state(**options) -> GobletsState:

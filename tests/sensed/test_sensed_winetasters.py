@@ -15,8 +15,8 @@ from by_hand import HOUSES, kinds, pour, poured_first, warned
 from companion.core import registry
 from companion.core.games.goblets import rules
 from companion.core.games.goblets.model import Step, StepKind
+from companion.core.games.goblets.sensed import SensedTable
 from companion.core.games.goblets.state import GobletsState
-from companion.core.sensed import SensedTable
 from companion.service.setup import check_play
 
 

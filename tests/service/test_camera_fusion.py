@@ -17,8 +17,8 @@ from companion import config
 from companion.core import registry
 from companion.core.errors import AmbiguousObservation, IllegalAction
 from companion.core.game import HOST, PUBLIC, Viewer
+from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 from companion.core.observations import Observation
-from companion.core.sensed.pour_out import PourOutConfig
 from companion.service import Service
 from companion.service.camera import CameraTable
 from companion.service.sensing import SensedTable

@@ -13,8 +13,8 @@ from polling import wait_for
 
 from companion import cli
 from companion.core import registry
+from companion.core.games.goblets.tracking import Tracker
 from companion.core.observations import Observation
-from companion.core.tracking import Tracker
 from companion.links.events import NodeHello, NodeOnline
 from companion.links.records import Hello
 from companion.links.virtual import MqttTransport, VirtualNode

@@ -21,8 +21,8 @@ from companion import config
 from companion.core import registry
 from companion.core.errors import CupbearerError
 from companion.core.game import HOST, Mode
+from companion.core.games.goblets.sensed import SensedSession
 from companion.core.observations import Observation
-from companion.core.sensed import SensedSession
 from companion.service import Service
 from companion.service.sensing import SensedTable
 from companion.virtual import NOISE, Scenario, SimulatedReaders

@@ -14,7 +14,7 @@ from demo_end import until_the_end
 
 from companion.core.errors import IllegalAction
 from companion.core.game import Mode, Viewer
-from companion.core.tags import TagRegistry
+from companion.core.games.goblets.tags import TagRegistry
 from companion.service.sensed_demo import SensedDemo
 from companion.service.sensing import SensedTable
 from tests.virtual.test_puppet_characters import DECK as CHARACTERS

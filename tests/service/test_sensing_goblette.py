@@ -13,9 +13,9 @@ import pytest
 from companion.core import registry
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import Mode
+from companion.core.games.goblets.sensed.russian_session import GobletteSession
+from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
-from companion.core.sensed.russian_session import GobletteSession
-from companion.core.tags import TagRegistry
 from companion.service.sensed_demo import ServiceSink
 from companion.service.sensing import SensedTable
 from companion.service.setup import check_play

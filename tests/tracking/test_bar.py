@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from companion.core.tracking import Tracker
+from companion.core.games.goblets.tracking import Tracker
 from companion.virtual import HANDS, NOISE, Scenario, SimulatedReaders, summarize
 
 SEEDS = range(500, 520)

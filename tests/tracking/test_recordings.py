@@ -10,9 +10,9 @@ import pytest
 
 from companion import cli
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.games.goblets.tracking import Tracker
 from companion.core.observations import Observation
-from companion.core.tags import TagRegistry
-from companion.core.tracking import Tracker
 from companion.store.recordings import RecordingWriter, apply, recording_path
 from companion.virtual import NOISE, Scenario, SimulatedReaders, summarize
 

@@ -3,8 +3,8 @@
 import pytest
 
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tags import Ring, TagRegistry, TokenTag
 from companion.core.games.goblets.tokens import Token
-from companion.core.tags import Ring, TagRegistry, TokenTag
 
 DATA = {
     "tags": {

@@ -3,9 +3,9 @@
 import pytest
 
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.games.goblets.tracking import Tracker, TrackerConfig, classify
 from companion.core.observations import Observation
-from companion.core.tags import TagRegistry
-from companion.core.tracking import Tracker, TrackerConfig, classify
 
 RING = {"A": "04000000000A", "B": "04000000000B", "C": "04000000000C", "D": "04000000000D"}
 WINE, POISON, ANTIDOTE, WINE2 = "0411", "0422", "0433", "0444"

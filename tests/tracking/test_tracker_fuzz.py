@@ -5,9 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.games.goblets.tracking import Tracker, TrackerConfig
 from companion.core.observations import Observation
-from companion.core.tags import TagRegistry
-from companion.core.tracking import Tracker, TrackerConfig
 
 RINGS = {f"04000{i}": f"g{i}" for i in range(5)}
 TOKENS = {f"04100{i}": kind for i, kind in enumerate(["wine", "poison", "antidote"] * 3)}

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from companion.core.tags import Ring, TokenTag
+from companion.core.games.goblets.tags import Ring, TokenTag
 from companion.virtual import HANDS, NOISE, Noise, Scenario, SimulatedReaders, summarize
 from companion.virtual.readers import _apply
 

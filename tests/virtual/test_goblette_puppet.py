@@ -14,7 +14,7 @@ import random
 import pytest
 
 from companion.core import registry
-from companion.core.sensed.russian_session import GobletteSession
+from companion.core.games.goblets.sensed.russian_session import GobletteSession
 from companion.virtual import NOISE
 from companion.virtual.goblette_puppet import GoblettePuppeteer
 from companion.virtual.show import SessionSink, Show

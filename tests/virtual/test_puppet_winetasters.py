@@ -2,8 +2,8 @@
 
 The puppeteer plays Noble and Winetaster pairs sharing one Goblet on one reader spot; the sensed
 journal must be exactly its game (every pair's defer, free Peek, pour and move attributed to the
-right seat: core/sensed/pairs.py), scored the same, with no rule warning. One seed of each
-player count at no and at moderate noise, one Course each (a few seconds in all); the 20-seed
+right seat: core/games/goblets/sensed/pairs.py), scored the same, with no rule warning. One seed of
+each player count at no and at moderate noise, one Course each (a few seconds in all); the 20-seed
 figures are in docs/tracking.md ("Winetasters"), from ``scripts/bench_sensed_variants.py``.
 """
 

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from companion.core import registry
-from companion.core.sensed import SensedSession
+from companion.core.games.goblets.sensed import SensedSession
 from companion.virtual import NOISE
 from companion.virtual.puppet import Puppeteer
 from companion.virtual.show import SessionSink, Show

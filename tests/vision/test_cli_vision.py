@@ -7,7 +7,7 @@ import cv2
 
 from companion.cli import main
 from companion.commands.track import load_registry, replay
-from companion.core.tracking import Tracker
+from companion.core.games.goblets.tracking import Tracker
 from vision.camera import SyntheticCamera
 
 

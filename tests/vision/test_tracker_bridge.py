@@ -3,8 +3,8 @@ pseudo-UIDs, and a tracker fed only by the camera names a Rotate and a Swap; tok
 contents the Goblets engine accepts at the reveal."""
 
 from companion.core.games.goblets.tokens import check_contents
+from companion.core.games.goblets.tracking import Tracker
 from companion.core.observations import Observation
-from companion.core.tracking import Tracker
 from vision.camera import SyntheticCamera
 from vision.detect import detect
 from vision.render import Scene

@@ -263,7 +263,7 @@ class GobletsModel:
         """A copy of what the Goblet at ``place`` holds (never shown before the reveal)."""
         return {k: v for k, v in self.goblets[self.goblet_at[place]].items() if v}
 
-    # -- the pending decisions: what the sensed side (core/sensed/actors.py) asks ---------
+    # -- the pending decisions: what the sensed side (goblets/sensed/actors.py) asks ------------
 
     def current_step(self) -> Step | None:
         """The decision due now (``steps[0]``): None outside play (a chance event, the

@@ -22,7 +22,8 @@ class Result:
     applied: list[Applied] = field(default_factory=list)
     notices: list[Event] = field(default_factory=list)
     tracked: list[Event] = field(default_factory=list)
-    """The tracker events behind it (filled by :class:`~companion.core.sensed.SensedSession`)."""
+    """The tracker events behind it (filled by
+    :class:`~companion.core.games.goblets.sensed.SensedSession`)."""
 
     @property
     def actions(self) -> list[Action]:

@@ -1,9 +1,9 @@
 """Sensed play of Raise Your Goblets: tracker events drive the engine in recording mode (pure).
 
-Data flow (DESIGN.md): reader snapshots -> :class:`~companion.core.tracking.Tracker` -> table
-events -> :class:`SensedTable` -> Goblets engine actions applied with ``Mode.RECORDING`` (a broken
-rule is a ``rule_warning`` event, never a refusal). At the Toast the sensed contents are revealed
-and scored by the engine. Rulebook readings: ``docs/rules-notes.md``, "Sensed play".
+Data flow (DESIGN.md): reader snapshots -> :class:`~companion.core.games.goblets.tracking.Tracker`
+-> table events -> :class:`SensedTable` -> Goblets engine actions applied with ``Mode.RECORDING`` (a
+broken rule is a ``rule_warning`` event, never a refusal). At the Toast the sensed contents are
+revealed and scored by the engine. Rulebook readings: ``docs/rules-notes.md``, "Sensed play".
 
 - :class:`SensedSession`: the whole pipe from snapshots (owns the tracker). Most callers want it.
 - :class:`SensedTable`: tracker events (from a tracker you own) and inputs in, actions out.
@@ -29,9 +29,9 @@ How a caller (the service's virtual table or hardware links) uses it::
 Replaying the journaled actions (recording mode) into a new state rebuilds ``session.state``.
 """
 
-from companion.core.sensed.places import GobletNames, layout_change
-from companion.core.sensed.result import Applied, Result
-from companion.core.sensed.session import SensedSession
-from companion.core.sensed.table import SensedTable
+from companion.core.games.goblets.sensed.places import GobletNames, layout_change
+from companion.core.games.goblets.sensed.result import Applied, Result
+from companion.core.games.goblets.sensed.session import SensedSession
+from companion.core.games.goblets.sensed.table import SensedTable
 
 __all__ = ["Applied", "GobletNames", "Result", "SensedSession", "SensedTable", "layout_change"]

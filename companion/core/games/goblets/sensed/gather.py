@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.core.sensed.pour_out import PourOutConfig
+from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 
 
 class Gather:

@@ -28,17 +28,17 @@ from companion.core.errors import MalformedInput
 from companion.core.game import Action, Mode
 from companion.core.games.goblets import abilities as engine_abilities
 from companion.core.games.goblets.model import Phase, Stage, StepKind
-from companion.core.games.goblets.tokens import check_contents, is_kind
-from companion.core.sensed import actors
-from companion.core.sensed.abilities import ability_action
-from companion.core.sensed.course import CourseTable
-from companion.core.sensed.intake import EventIntake
-from companion.core.sensed.places import (
+from companion.core.games.goblets.sensed import actors
+from companion.core.games.goblets.sensed.abilities import ability_action
+from companion.core.games.goblets.sensed.course import CourseTable
+from companion.core.games.goblets.sensed.intake import EventIntake
+from companion.core.games.goblets.sensed.places import (
     Layout,
     follow,
     layout_change,
 )
-from companion.core.sensed.result import Result
+from companion.core.games.goblets.sensed.result import Result
+from companion.core.games.goblets.tokens import check_contents, is_kind
 
 MOVES = frozenset({"rotate", "swap", "move", "layout"})
 """Tracker events that change (or restate) which Goblet stands at which place."""
@@ -92,8 +92,8 @@ class SensedTable(EventIntake, CourseTable):
 
     def ability(self, seat: int, data: Mapping[str, Any]) -> Result:
         """``seat`` taps a Character ability on their phone (``data``: the card and its
-        parameters, see :mod:`companion.core.sensed.abilities`); its physical effect, read
-        afterwards, is the ability's. A tap the engine cannot parse raises MalformedInput."""
+        parameters, see :mod:`companion.core.games.goblets.sensed.abilities`); its physical effect,
+        read afterwards, is the ability's. A tap the engine cannot parse raises MalformedInput."""
         action = ability_action(self._check_seat(seat), data)
         engine_abilities.parse(self.state, action)
         return self._submit({"event": "input.ability", "seat": seat, "action": action})
@@ -217,7 +217,8 @@ class SensedTable(EventIntake, CourseTable):
             self._apply(action, result)
 
     def _ability(self, action: Action, result: Result) -> None:
-        """Record a tapped ability and expect its physical effect (``core/sensed/abilities.py``)."""
+        """Record a tapped ability and expect its physical effect
+        (``core/games/goblets/sensed/abilities.py``)."""
         if not self._apply(action, result):
             return
         state = self.state

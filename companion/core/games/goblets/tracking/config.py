@@ -15,7 +15,7 @@ from companion.core.errors import MalformedInput
 
 @dataclass(frozen=True)
 class TrackerConfig:
-    """Debounce thresholds of :class:`companion.core.tracking.Tracker`.
+    """Debounce thresholds of :class:`companion.core.games.goblets.tracking.Tracker`.
 
     - ``window`` (1.0 s): the span of recent snapshots over which a Goblet's presence at a seat
       is judged.

@@ -1,9 +1,9 @@
 """Two sensors on one table: the readers' and the camera's layouts and reveals compared (pure).
 
 With reader nodes and an overhead camera both at the table, each keeps its own
-:class:`~companion.core.tracking.Tracker` (``vision/README.md``, "Feeding the tracker": a seat's
-snapshot is everything one source sees there, so two sources in one tracker would make each look
-like the other's missed reads). The readers drive the game; the camera is a witness.
+:class:`~companion.core.games.goblets.tracking.Tracker` (``vision/README.md``, "Feeding the
+tracker": a seat's snapshot is everything one source sees there, so two sources in one tracker would
+make each look like the other's missed reads). The readers drive the game; the camera is a witness.
 
 - :class:`LayoutFusion` compares the two trackers' believed layouts (which Goblet stands at which
   seat). Agreement is nothing. A disagreement is a conflict only once the same disagreement has
@@ -13,7 +13,8 @@ like the other's missed reads). The readers drive the game; the camera is a witn
   again after a blind spell must hold its whole grace again. The Host settles a conflict
   by naming the source that is right (:meth:`LayoutFusion.settle`); the same disagreement is not
   raised again while it lasts (the wrong source would only repeat itself).
-- :class:`FusedPourOut` is the readers' reveal (:class:`~companion.core.sensed.pour_out.PourOut`)
+- :class:`FusedPourOut` is the readers' reveal
+(:class:`~companion.core.games.goblets.sensed.pour_out.PourOut`)
   with the camera's count of each seat as a witness: a seat settles only when the two counts
   agree; when they differ the seat waits for the Host (:data:`DIFFERS`), never silently one of
   them. A seat the camera has not read lately (its reveal area covered) is settled on the readers
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core.errors import AmbiguousObservation, MalformedInput
-from companion.core.sensed.pour_out import SETTLED, SETTLING, PourOut
+from companion.core.games.goblets.sensed.pour_out import SETTLED, SETTLING, PourOut
 
 READERS = "readers"
 CAMERA = "camera"

@@ -8,8 +8,8 @@ position of any two Goblets: no player has "Their Goblet")."
 The table has one reader spot under each of the six places of the row; a tracker seat is a
 position of the row (0-5, as the engine numbers its Goblets). No player sits at a spot, so no
 sensed event can be told apart by whose Goblet it touched, as the 4-6 player table does
-(:mod:`companion.core.sensed.actors`). Every sensed act is the act of the player whose turn it
-is, and "1 single action" means the turn passes with it:
+(:mod:`companion.core.games.goblets.sensed.actors`). Every sensed act is the act of the player whose
+turn it is, and "1 single action" means the turn passes with it:
 
 - a token read into the Goblet at a spot: ``{"type": "pour", "seat": to act, "goblet": spot,
   "token": kind}``; during the initial pour, the first token into each Goblet is the Course's
@@ -22,7 +22,7 @@ is, and "1 single action" means the turn passes with it:
 - the phone's taps: Pass and Toast; after the Toast each final action likewise.
 
 The drinks are not read by this table but by its session
-(:mod:`companion.core.sensed.russian_session`):
+(:mod:`companion.core.games.goblets.sensed.russian_session`):
 the drinker pours the chosen Goblet out on its spot and :meth:`GobletteTable.drink` records it.
 
 Which tracker Goblet stands at which position is bound when the Host starts a Course (the
@@ -38,10 +38,9 @@ from companion.core.errors import AmbiguousObservation, CupbearerError, Malforme
 from companion.core.game import Action, Mode
 from companion.core.games.goblets.russian import GOBLETS, RussianState
 from companion.core.games.goblets.russian_model import Phase
-from companion.core.games.goblets.tokens import is_kind
-from companion.core.sensed.course import _public
-from companion.core.sensed.intake import EventIntake
-from companion.core.sensed.places import (
+from companion.core.games.goblets.sensed.course import _public
+from companion.core.games.goblets.sensed.intake import EventIntake
+from companion.core.games.goblets.sensed.places import (
     Layout,
     check_place,
     follow,
@@ -49,8 +48,9 @@ from companion.core.sensed.places import (
     layout_change,
     parse_layout,
 )
-from companion.core.sensed.result import Applied, Result
-from companion.core.sensed.table import MOVES
+from companion.core.games.goblets.sensed.result import Applied, Result
+from companion.core.games.goblets.sensed.table import MOVES
+from companion.core.games.goblets.tokens import is_kind
 
 RULE_DRINK_SPOT = (
     'After the Toast, the player to the left of the Toast Caller "drinks" any one of the Goblets '

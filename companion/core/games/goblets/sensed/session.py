@@ -1,23 +1,24 @@
 """A sensed session: reader snapshots -> tracker -> sensed table -> engine, in one object.
 
-:class:`SensedSession` owns a :class:`~companion.core.tracking.Tracker` and a
-:class:`~companion.core.sensed.table.SensedTable` on the same Goblets: every reader snapshot goes
-through the tracker, the tracker's events into the table, and every method returns the table's
-:class:`~companion.core.sensed.table.Result` with the tracker events behind it in ``tracked``. At
-the reveal the tracker's contents are compared with the engine's and the tracker's Goblets are
-emptied ("each player takes the Goblet in front of them [...] and reveals its contents").
+:class:`SensedSession` owns a :class:`~companion.core.games.goblets.tracking.Tracker` and a
+:class:`~companion.core.games.goblets.sensed.table.SensedTable` on the same Goblets: every reader
+snapshot goes through the tracker, the tracker's events into the table, and every method returns the
+table's :class:`~companion.core.games.goblets.sensed.table.Result` with the tracker events behind it
+in ``tracked``. At the reveal the tracker's contents are compared with the engine's and the
+tracker's Goblets are emptied ("each player takes the Goblet in front of them [...] and reveals its
+contents").
 
 The reveal on the readers (:meth:`SensedSession.pour_out`): at the Toast every player pours
 their Goblet out onto their seat's reader spot; while they do, the snapshots go to a
-:class:`~companion.core.sensed.pour_out.PourOut` instead of the tracker, and once every seat's
-flat read has settled (or been confirmed by hand) the Goblets are revealed with those counts,
-which win over the tracked pours. Afterwards the revealed tokens are kept from the tracker until
-they have been gathered up (not read anywhere for ``collect`` seconds).
+:class:`~companion.core.games.goblets.sensed.pour_out.PourOut` instead of the tracker, and once
+every seat's flat read has settled (or been confirmed by hand) the Goblets are revealed with those
+counts, which win over the tracked pours. Afterwards the revealed tokens are kept from the tracker
+until they have been gathered up (not read anywhere for ``collect`` seconds).
 
 The camera sees no pour (``pours_seen=False``): its game starts a Course only once the table is
 seen gathered up and set out (:meth:`SensedSession.set_out`,
-:mod:`companion.core.sensed.gather`), and its Toast says the engine cannot know the caller's
-Wine (``"pours": "unseen"``, see :meth:`SensedTable.toast`).
+:mod:`companion.core.games.goblets.sensed.gather`), and its Toast says the engine cannot know the
+caller's Wine (``"pours": "unseen"``, see :meth:`SensedTable.toast`).
 """
 
 from __future__ import annotations
@@ -30,13 +31,13 @@ from typing import Any
 from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.game import Action
 from companion.core.games.goblets.model import Phase
+from companion.core.games.goblets.sensed.gather import Gather
+from companion.core.games.goblets.sensed.pour_out import PourOut, PourOutConfig
+from companion.core.games.goblets.sensed.table import Result, SensedTable
 from companion.core.games.goblets.state import GobletsState
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.games.goblets.tracking import Tracker, TrackerConfig
 from companion.core.observations import Observation
-from companion.core.sensed.gather import Gather
-from companion.core.sensed.pour_out import PourOut, PourOutConfig
-from companion.core.sensed.table import Result, SensedTable
-from companion.core.tags import TagRegistry
-from companion.core.tracking import Tracker, TrackerConfig
 
 GATHERED = 0.5
 """Seconds a revealed token has gone unread (five snapshots at 10 Hz) when the Host starts the
@@ -161,8 +162,8 @@ class SensedSession:
         """One look at the table before the Course has started (a camera frame: ``tokens``, place
         -> tokens seen in its reveal area, None where it is not seen), after the frame's rings
         went through :meth:`observe`. True once the table is gathered up and set out for the
-        Course (:class:`~companion.core.sensed.gather.Gather`): the caller may start it. False
-        once the Course has started (or while the Goblets are poured out)."""
+        Course (:class:`~companion.core.games.goblets.sensed.gather.Gather`): the caller may start
+        it. False once the Course has started (or while the Goblets are poured out)."""
         self._now = max(self._now, t)
         table, state = self.table, self.state
         if (

@@ -13,11 +13,11 @@ Modules, one idea each:
 - :mod:`.tracker`: :class:`Tracker`, which follows every Goblet and every poured token.
 
 The events are JSON-able dicts, exactly those ``companion track`` prints (see
-:mod:`companion.core.tracking.tracker` for the list).
+:mod:`companion.core.games.goblets.tracking.tracker` for the list).
 """
 
-from companion.core.tracking.config import TrackerConfig
-from companion.core.tracking.moves import classify
-from companion.core.tracking.tracker import Tracker
+from companion.core.games.goblets.tracking.config import TrackerConfig
+from companion.core.games.goblets.tracking.moves import classify
+from companion.core.games.goblets.tracking.tracker import Tracker
 
 __all__ = ["Tracker", "TrackerConfig", "classify"]

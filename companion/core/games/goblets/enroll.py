@@ -8,7 +8,8 @@ seat's reader. :class:`Enrollment` is fed that reader's snapshots
 (:class:`~companion.core.observations.Observation`) and collects into the current step every tag
 it reads steadily; the Host confirms the step (also with fewer tags than the rulebook counts: a
 set may have lost or gained tokens), skips it or restarts it. The result is a
-:class:`~companion.core.tags.TagRegistry`, the one ``companion track --registry`` reads.
+:class:`~companion.core.games.goblets.tags.TagRegistry`, the one ``companion track --registry``
+reads.
 
 Reading a stack of tags is unreliable (DESIGN.md: cheap readers "often fail at three or more"),
 so a tag does not need to be read in every snapshot: it is collected once the chosen seat's
@@ -41,9 +42,9 @@ from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.games.goblets.houses import HOUSE_IDS, HOUSES
+from companion.core.games.goblets.tags import Ring, Tag, TagRegistry, TokenTag
 from companion.core.games.goblets.tokens import POOL, Token
 from companion.core.observations import Observation
-from companion.core.tags import Ring, Tag, TagRegistry, TokenTag
 
 TOKEN_NAMES: Mapping[Token, str] = {
     Token.WINE: "Wine",

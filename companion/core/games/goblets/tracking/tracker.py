@@ -18,8 +18,8 @@ How it reads the table:
   emptied (:meth:`Tracker.empty_goblets`, the reveal).
 - A layout (every seat holding exactly one Goblet) that has held for ``settle`` seconds is
   believed. The difference from the previous believed layout is reported as ONE event however it
-  was done by hand (see :mod:`companion.core.tracking.moves`); a Goblet that left its seat and
-  came back to it is a ``lift`` (a probable Peek).
+  was done by hand (see :mod:`companion.core.games.goblets.tracking.moves`); a Goblet that left its
+  seat and came back to it is a ``lift`` (a probable Peek).
 - Pours confirmed while the table is moving are held back and reported before or after the move
   by when the token was first read, so "the pours into each goblet between two moves" are exact.
 
@@ -47,11 +47,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tags import Ring, TagRegistry, TokenTag, check_name
 from companion.core.games.goblets.tokens import Token
+from companion.core.games.goblets.tracking.config import TrackerConfig
+from companion.core.games.goblets.tracking.layout import Event, LayoutBook
 from companion.core.observations import Observation
-from companion.core.tags import Ring, TagRegistry, TokenTag, check_name
-from companion.core.tracking.config import TrackerConfig
-from companion.core.tracking.layout import Event, LayoutBook
 
 
 class Tracker(LayoutBook):

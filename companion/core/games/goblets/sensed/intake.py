@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.core.errors import MalformedInput
-from companion.core.sensed.course import _public
-from companion.core.sensed.result import Result
+from companion.core.games.goblets.sensed.course import _public
+from companion.core.games.goblets.sensed.result import Result
 
 HOST_EVENTS = frozenset({"conflict", "fixed", "unknown_tag", "offline", "online", "pour_corrected"})
 """Tracker events that are shown to the Host and never become actions. A ``pour_corrected`` (the
@@ -41,7 +41,8 @@ class EventIntake:
         return result
 
     def on_event(self, event: Mapping[str, Any]) -> Result:
-        """Take one tracker event (see :mod:`companion.core.tracking.tracker` for the kinds)."""
+        """Take one tracker event (see :mod:`companion.core.games.goblets.tracking.tracker` for the
+        kinds)."""
         if not isinstance(event, Mapping) or not isinstance(event.get("event"), str):
             raise MalformedInput(f"not a tracker event: {event!r}", field="event")
         kind = event["event"]

@@ -1,18 +1,19 @@
 """A sensed Russian Goblette session: six reader spots in a row -> tracker -> the engine (pure).
 
-The 4-6 player :class:`~companion.core.sensed.SensedSession`'s pipe (snapshots -> tracker ->
-table -> engine, the revealed tokens kept from the tracker until gathered up) with a
-:class:`~companion.core.sensed.russian.GobletteTable` on the row and the drinks in place of the
-one reveal. Rulebook: "After the Toast, the player to the left of the Toast Caller "drinks" any
-one of the Goblets and reveals its contents [...] The next player then chooses a Goblet, and so
-on, until there is only one survivor [...] or until all of the Goblets have been chosen."
+The 4-6 player :class:`~companion.core.games.goblets.sensed.SensedSession`'s pipe (snapshots ->
+tracker -> table -> engine, the revealed tokens kept from the tracker until gathered up) with a
+:class:`~companion.core.games.goblets.sensed.russian.GobletteTable` on the row and the drinks in
+place of the one reveal. Rulebook: "After the Toast, the player to the left of the Toast Caller
+"drinks" any one of the Goblets and reveals its contents [...] The next player then chooses a
+Goblet, and so on, until there is only one survivor [...] or until all of the Goblets have been
+chosen."
 
 The drinks on the readers: once the Toast's final actions are over the snapshots go to a
-:class:`~companion.core.sensed.pour_out.PourOut` on the six spots (the tracker is not fed). The
-drinker lifts the chosen Goblet, pours it out flat on its own spot and sets it aside; the first
-spot whose flat read settles (its Goblet's tag gone for ``settle`` seconds, its tokens unchanged
-as long: ``PourOut``'s rule) is the drink of the player whose drink it is, and the drink is
-recorded with what was read there. The next drinker's spot settles the same way. Without tags on
+:class:`~companion.core.games.goblets.sensed.pour_out.PourOut` on the six spots (the tracker is not
+fed). The drinker lifts the chosen Goblet, pours it out flat on its own spot and sets it aside; the
+first spot whose flat read settles (its Goblet's tag gone for ``settle`` seconds, its tokens
+unchanged as long: ``PourOut``'s rule) is the drink of the player whose drink it is, and the drink
+is recorded with what was read there. The next drinker's spot settles the same way. Without tags on
 the Goblets nothing tells a standing Goblet from a poured-out one: the Host (or the drinker)
 confirms the spot drunk (:meth:`GobletteSession.confirm`), as ``PourOut`` asks without rings.
 When the Course ends every token read during the drinks is kept from the tracker until gathered
@@ -28,14 +29,14 @@ from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.games.goblets.houses import HOUSE_IDS
 from companion.core.games.goblets.russian import GOBLETS, RussianState
 from companion.core.games.goblets.russian_model import Phase
+from companion.core.games.goblets.sensed.places import check_place
+from companion.core.games.goblets.sensed.pour_out import CONFIRMED, SETTLED, PourOut, PourOutConfig
+from companion.core.games.goblets.sensed.result import Result
+from companion.core.games.goblets.sensed.russian import RULE_DRINK_SPOT, GobletteTable
+from companion.core.games.goblets.sensed.session import SensedSession
+from companion.core.games.goblets.tags import TagRegistry
+from companion.core.games.goblets.tracking import Tracker, TrackerConfig
 from companion.core.observations import Observation
-from companion.core.sensed.places import check_place
-from companion.core.sensed.pour_out import CONFIRMED, SETTLED, PourOut, PourOutConfig
-from companion.core.sensed.result import Result
-from companion.core.sensed.russian import RULE_DRINK_SPOT, GobletteTable
-from companion.core.sensed.session import SensedSession
-from companion.core.tags import TagRegistry
-from companion.core.tracking import Tracker, TrackerConfig
 
 
 def default_row(registry: TagRegistry) -> dict[int, str]:

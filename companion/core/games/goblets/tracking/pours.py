@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.core.tracking.config import TrackerConfig
+from companion.core.games.goblets.tracking.config import TrackerConfig
 
 
 @dataclass

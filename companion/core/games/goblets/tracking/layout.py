@@ -19,12 +19,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tags import TagRegistry, check_name
 from companion.core.games.goblets.tokens import Token
-from companion.core.tags import TagRegistry, check_name
-from companion.core.tracking.config import TrackerConfig
-from companion.core.tracking.evidence import MissRate, SeatWindow
-from companion.core.tracking.moves import classify
-from companion.core.tracking.pours import PourBook
+from companion.core.games.goblets.tracking.config import TrackerConfig
+from companion.core.games.goblets.tracking.evidence import MissRate, SeatWindow
+from companion.core.games.goblets.tracking.moves import classify
+from companion.core.games.goblets.tracking.pours import PourBook
 
 Event = dict[str, Any]
 

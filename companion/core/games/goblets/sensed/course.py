@@ -1,15 +1,15 @@
 """A sensed Course: the table's records, the recording machinery, and a Course's setup.
 
-:class:`CourseTable` is what :class:`~companion.core.sensed.table.SensedTable` builds on: the
-Raise Your Goblets state and the Goblets as the tracker reads them, the queue of sensed events and
-inputs waiting while the table cannot go on (a conflict, a chance event, a Course not started),
-applying actions in :attr:`Mode.RECORDING` (a refusal is a Host notice), and what the sensors
-cannot see of a Course's setup: the Host starting the Course ("Each player should take the Goblet
-with the Coaster ring that matches their House and place it in front of them"), the initial pour
-gathered from the first token read in each Goblet, the deals drawn as chance, whether the Goblets
-may be revealed and with which contents, and the wait for the next Course after the reveal. The
-turn flow (pours, Peeks, moves, passes, the Toast and the
-reveal) is :class:`~companion.core.sensed.table.SensedTable`'s.
+:class:`CourseTable` is what :class:`~companion.core.games.goblets.sensed.table.SensedTable` builds
+on: the Raise Your Goblets state and the Goblets as the tracker reads them, the queue of sensed
+events and inputs waiting while the table cannot go on (a conflict, a chance event, a Course not
+started), applying actions in :attr:`Mode.RECORDING` (a refusal is a Host notice), and what the
+sensors cannot see of a Course's setup: the Host starting the Course ("Each player should take the
+Goblet with the Coaster ring that matches their House and place it in front of them"), the initial
+pour gathered from the first token read in each Goblet, the deals drawn as chance, whether the
+Goblets may be revealed and with which contents, and the wait for the next Course after the reveal.
+The turn flow (pours, Peeks, moves, passes, the Toast and the
+reveal) is :class:`~companion.core.games.goblets.sensed.table.SensedTable`'s.
 """
 
 from __future__ import annotations
@@ -21,17 +21,17 @@ from typing import Any
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import CHANCE, Action, Event, Mode
 from companion.core.games.goblets.model import Phase, Stage
-from companion.core.games.goblets.state import GobletsState
-from companion.core.sensed import pairs
-from companion.core.sensed.abilities import Expected, declined
-from companion.core.sensed.places import (
+from companion.core.games.goblets.sensed import pairs
+from companion.core.games.goblets.sensed.abilities import Expected, declined
+from companion.core.games.goblets.sensed.places import (
     GobletNames,
     Layout,
     check_place,
     is_complete,
     parse_layout,
 )
-from companion.core.sensed.result import Applied, Result
+from companion.core.games.goblets.sensed.result import Applied, Result
+from companion.core.games.goblets.state import GobletsState
 
 SECRET_KEYS = frozenset({"token", "tokens", "uid", "goblets", "contents"})
 """What a notice never carries before the reveal: the Host sees no Goblet's contents either
@@ -39,8 +39,9 @@ SECRET_KEYS = frozenset({"token", "tokens", "uid", "goblets", "contents"})
 
 
 class CourseTable:
-    """The records and the Course setup under :class:`~companion.core.sensed.table.SensedTable`
-    (its docstring has the arguments)."""
+    """The records and the Course setup under
+    :class:`~companion.core.games.goblets.sensed.table.SensedTable` (its docstring has the
+    arguments)."""
 
     def __init__(
         self,
@@ -83,7 +84,7 @@ class CourseTable:
         """Physical effects of recorded Character abilities still to be read."""
         self.on_rings: Callable[[str, str], None] | None = None
         """Told the two Goblets (tracker names) whose Coasters an ability exchanged (the session
-        tells its tracker: ``core/sensed/abilities.py``)."""
+        tells its tracker: ``core/games/goblets/sensed/abilities.py``)."""
 
     def follow(self, state: GobletsState) -> Result:
         """Go on from ``state``, the journal's after a hand entry (the Host entered or undid an

@@ -8,7 +8,7 @@ Toast, when "each player takes the Goblet in front of them [...] and reveals its
 reader spot and to set the empty Goblet aside. :class:`PourOut` watches every seat's reader and
 says when each seat's flat read has settled; the counts it gives are the ground truth the Toast
 is scored from (they win over the tracked pours, see
-:meth:`~companion.core.sensed.table.SensedTable.reveal`).
+:meth:`~companion.core.games.goblets.sensed.table.SensedTable.reveal`).
 
 How a seat's read is judged (times are the observations' seconds):
 
@@ -33,8 +33,8 @@ How a seat's read is judged (times are the observations' seconds):
   be poured: the seat goes on *settling*. A seat that shows nothing waits for the Host's tap
   (:meth:`PourOut.confirm`, "as read": empty). docs/tracking.md, "The camera's reveal".
 - A ``witness`` pour-out (the camera counting beside the readers,
-  :class:`~companion.core.sensed.fusion.FusedPourOut`) settles on its read alone: the readers'
-  own pour-out says when a seat has poured, the witness only whether it counts the same.
+  :class:`~companion.core.games.goblets.sensed.fusion.FusedPourOut`) settles on its read alone: the
+  readers' own pour-out says when a seat has poured, the witness only whether it counts the same.
 
 The Host (or the seat's player) may confirm a seat at any moment: with counts typed in, or
 "as read" (the counts shown now). A confirmed seat is no longer read.
@@ -48,9 +48,9 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from companion.core.errors import MalformedInput
+from companion.core.games.goblets.tags import Ring, TagRegistry, TokenTag
 from companion.core.games.goblets.tokens import check_contents
 from companion.core.observations import Observation
-from companion.core.tags import Ring, TagRegistry, TokenTag
 
 WAITING = "waiting"
 """The seat's Goblet (its Coaster ring) still stands on the reader."""
