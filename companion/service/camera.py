@@ -59,7 +59,7 @@ from companion.service.camera_calibration import (
 from companion.service.camera_health import HEALTH_EVERY, FrameHealth
 from companion.service.camera_tags import MAX_SEATS, camera_registry, token_uid, with_tokens
 from companion.service.camera_witness import CameraWitness
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from companion.service.table import Service
 from vision import rings
 from vision.calibrate import Calibration
@@ -121,7 +121,7 @@ class CameraTable:
         self.clock = clock
         self.pour_out = PourOutConfig(settle=settle)
         self.registry = camera_registry()
-        self.bridge: SensedTable | None = None
+        self.bridge: SensingBridge | None = None
         self.plays = {"camera"}
         """The plays this camera reads as the game's only sensor ("demo" too when the demo table
         is photographed by the synthetic camera, ``companion.service.sensed_demo``)."""
@@ -251,7 +251,7 @@ class CameraTable:
 
     # -- the session ----------------------------------------------------------------------------
 
-    def session(self) -> SensedTable | None:
+    def session(self) -> SensingBridge | None:
         """The sensed session of the current game played with the camera (made and started when
         needed); None when the game at the table is not played with the camera."""
         service = self.service
@@ -260,7 +260,7 @@ class CameraTable:
             return None
         if self.bridge is None or self.bridge.game_id != table.record.id:
             previous = self.bridge
-            self.bridge = SensedTable(
+            self.bridge = SensingBridge(
                 service,
                 self.registry,
                 actor="camera",
@@ -287,7 +287,7 @@ class CameraTable:
             table is None
             or table.record.play != "readers"
             or table.state.is_over()
-            or not isinstance(bridge, SensedTable)
+            or not isinstance(bridge, SensingBridge)
             or bridge.game_id != table.record.id
         ):
             return None
@@ -295,7 +295,7 @@ class CameraTable:
             self.witness = CameraWitness(bridge, self.registry, self.fusion)
         return self.witness
 
-    def _draw_initial_pour(self, bridge: SensedTable) -> None:
+    def _draw_initial_pour(self, bridge: SensingBridge) -> None:
         """The camera cannot see what the hands pour first: once the Course has started, the
         initial pour and the deals due after it are drawn as chance and journaled (the sensed
         session then follows the journal, as after any hand entry)."""

@@ -23,7 +23,7 @@ from companion.core.games.goblets.sensed.pour_out import PourOut
 from companion.core.games.goblets.tags import TagRegistry
 from companion.core.games.goblets.tracking import Tracker
 from companion.service.camera_tags import with_tokens
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from vision import rings
 from vision.detect import Detections
 
@@ -34,7 +34,7 @@ class CameraWitness:
     docstring). Made by :class:`CameraTable` for the readers' ``bridge``; attaches itself to it
     (``bridge.witness``), so the Host's answers reach it through the readers' session."""
 
-    def __init__(self, bridge: SensedTable, registry: TagRegistry, config: FusionConfig) -> None:
+    def __init__(self, bridge: SensingBridge, registry: TagRegistry, config: FusionConfig) -> None:
         self.bridge = bridge
         self.game_id = bridge.game_id
         self.registry = registry

@@ -1,7 +1,7 @@
 """Where the demo's puppet show goes: the sensed side of ``companion.virtual.show``.
 
 The show's hands move a live table that simulated readers read (:class:`ServiceSink`: each
-snapshot to the service's :class:`~companion.service.sensing.SensedTable`) or the synthetic
+snapshot to the service's :class:`~companion.service.sensing.SensingBridge`) or the synthetic
 camera photographs (:class:`CameraSink`: the camera reads the table itself); the show's phone taps
 (Pass, Toast, a Character ability, the reveal, the Host's hand) are what sensors cannot see, and
 go to the session (:func:`tap_session`). Each sink tells the show what the journal holds, so the
@@ -16,7 +16,7 @@ from typing import Any
 from companion.core.errors import CupbearerError
 from companion.core.game import HOST, Mode
 from companion.core.observations import Observation
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from companion.service.table import Service
 from companion.virtual.puppet import Sensed, Tap
 
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 
 def tap_session(
-    service: Service, bridge: SensedTable, game_id: int, tap: Tap, camera: bool
+    service: Service, bridge: SensingBridge, game_id: int, tap: Tap, camera: bool
 ) -> None:
     """One of the show's taps into the demo game's sensed session: what its sensors cannot see.
     The camera reads the reveal off the poured-out areas, so its reveal is a pour-out. A tap the
@@ -53,7 +53,7 @@ def tap_session(
 class ServiceSink:
     """The service's sensed table as the sensed side of the puppet show (``virtual.show``)."""
 
-    def __init__(self, service: Service, bridge: SensedTable) -> None:
+    def __init__(self, service: Service, bridge: SensingBridge) -> None:
         self.service = service
         self.bridge = bridge
 
@@ -96,7 +96,7 @@ class CameraSink:
         """The camera reads the table itself: no snapshot comes from the show."""
         raise TypeError("the camera reads the table; a show hands it no snapshot")
 
-    def _session(self) -> SensedTable | None:
+    def _session(self) -> SensingBridge | None:
         # Made by the camera's thread too: one at a time, the camera's lock first as there.
         with self.camera.lock, self.service.lock:
             table = self.service.table

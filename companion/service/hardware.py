@@ -2,7 +2,7 @@
 
 The links call their sink from their own threads; the sink here is a queue, and one worker thread
 takes the items in order: a seat snapshot goes to the current Raise Your Goblets game's
-:class:`~companion.service.sensing.SensedTable`, a node's hello/online/offline sets its seats'
+:class:`~companion.service.sensing.SensingBridge`, a node's hello/online/offline sets its seats'
 reader health, and twice a second the tracker's time advances (so a layout that has settled is
 believed even when no snapshot arrives). Only a game the Host started to be played with the
 readers is read (``play == "readers"``); a game on the phones ignores them. A new game gets a new
@@ -35,7 +35,7 @@ from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from companion.service.table import Service
 from companion.store.recordings import RecordingWriter, prune, recording_path
 
@@ -84,7 +84,7 @@ class HardwareTable:
 
             self.links.append(SerialLink(serial, self.items.put, clock=clock))
         self.node_seats: dict[str, tuple[int, ...]] = {}
-        self.bridge: SensedTable | None = None
+        self.bridge: SensingBridge | None = None
         self.observed = 0
         self.ignored_seats: set[int] = set()
         self.last_snapshot: dict[int, float] = {}
@@ -115,7 +115,7 @@ class HardwareTable:
 
     # -- the worker --------------------------------------------------------------------------
 
-    def session(self) -> SensedTable | None:
+    def session(self) -> SensingBridge | None:
         """The sensed session of the current game played with the readers (made and started when
         needed); None when the game at the table is not read by them."""
         table = self.service.table
@@ -123,7 +123,7 @@ class HardwareTable:
             return None
         if self.bridge is None or self.bridge.game_id != table.record.id:
             previous = self.bridge
-            self.bridge = SensedTable(
+            self.bridge = SensingBridge(
                 self.service, self.registry, reveal=self.reveal, pour_out=self.pour_out
             )
             self.bridge.take_over(previous)

@@ -3,7 +3,7 @@
 ``{"input": "start_course" | "pass" | "reveal" | "confirm" | "confirm_all" | "fix_layout" |
 "settle" | "pick", "seat": i, "place": p, "counts": {kind: n}, "layout": {place: Goblet name},
 "source": "readers" | "camera"}``: each input's fields are checked here (a precise 400 naming the
-field), then the sensed table (:class:`~companion.service.sensing.SensedTable`) acts. A Toast is
+field), then the sensed table (:class:`~companion.service.sensing.SensingBridge`) acts. A Toast is
 the caller's own; ``settle`` and ``pick`` answer a disagreement of the readers and the camera.
 """
 
@@ -21,7 +21,7 @@ TOAST_RULE = (
 
 
 def host_input(sensed: Any, data: Mapping[str, Any]) -> None:
-    """Hand the Host's input ``data`` to ``sensed`` (a SensedTable), its fields checked."""
+    """Hand the Host's input ``data`` to ``sensed`` (a SensingBridge), its fields checked."""
     kind = data.get("input")
     if kind == "start_course":
         sensed.start_course()

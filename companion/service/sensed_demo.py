@@ -8,7 +8,7 @@ with its own engine and turns every action into hand motions on a live table (po
 Rotates and Swaps by hand, Goblet by Goblet) and phone taps (Pass, Toast, reveal, the Host's
 "start the Course"). :class:`~companion.virtual.SimulatedReaders` (noise: ``[virtual] noise``)
 read that table in real time (``speed`` scales it) into the service's
-:class:`~companion.service.sensing.SensedTable`: tracker -> sensed session -> engine (recording)
+:class:`~companion.service.sensing.SensingBridge`: tracker -> sensed session -> engine (recording)
 -> journal -> views. Since the game is legal and read exactly, the dashboard shows whole Courses
 to the Toast, the reveal and the next Course, game after game, with no rule warning. The players
 look at the table: each waits until the journal has its last action before the next one, and the
@@ -60,7 +60,7 @@ from companion.core.games.goblets.russian import RussianState
 from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 from companion.core.games.goblets.state import GobletsState
 from companion.service.demo_sinks import CameraSink, ServiceSink
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from companion.service.table import Service
 from companion.virtual import NOISE
 from companion.virtual.goblette_puppet import GoblettePuppeteer
@@ -180,7 +180,7 @@ class SensedDemo:
         service.offer_demo(sensed=True)  # the hands pour; other deals are drawn until a session
 
     @property
-    def bridge(self) -> SensedTable | None:
+    def bridge(self) -> SensingBridge | None:
         """The sensed session of the current game."""
         if self.camera is not None:
             return self.camera.bridge
@@ -278,7 +278,7 @@ class SensedDemo:
         hands = puppet.table
         contents = {name: list(uids) for name, uids in hands.inside.items() if uids}
         layout = dict(enumerate(hands.layout))
-        bridge = SensedTable(
+        bridge = SensingBridge(
             service,
             hands.registry,
             layout,

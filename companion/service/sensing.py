@@ -65,7 +65,7 @@ WITNESS_RULE = (
 )
 
 
-class SensedTable:
+class SensingBridge:
     """The sensed session of the service's current Raise Your Goblets game.
 
     ``registry``: the enrolled tags; ``layout``: place -> Goblet name now (default: each Goblet
@@ -271,7 +271,7 @@ class SensedTable:
         counts = pouring.differences() if isinstance(pouring, FusedPourOut) else None
         return {"layouts": witness.fusion.conflict, "counts": counts}
 
-    def take_over(self, previous: SensedTable | None) -> None:
+    def take_over(self, previous: SensingBridge | None) -> None:
         """Go on from the previous game's session at the same table: the tokens its reveal left
         lying by the readers are still kept from this game's tracker until gathered up."""
         if previous is not None and previous is not self:

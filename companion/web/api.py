@@ -244,7 +244,7 @@ def host_act():
 @bp.post("/host/sensed")
 def sensed_input():
     """``{"input": "start_course"|"pass"|"reveal"|"confirm"|"fix_layout"|"settle"|"pick", ...}``
-    on a sensed table (``SensedTable.host_input``)."""
+    on a sensed table (``SensingBridge.host_input``)."""
     require_host()
     service = ctx().service
     if service.sensing is None:

@@ -21,7 +21,7 @@ from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 from companion.core.observations import Observation
 from companion.service import Service
 from companion.service.camera import CameraTable
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from companion.virtual import NOISE, Scenario, SimulatedReaders
 from vision import render
 from vision.camera import SyntheticCamera
@@ -59,7 +59,7 @@ class Rig:
         service.new_game("goblets", {"players": 4}, play="readers")
         scenario = Scenario.generate(random.Random(seed), 4, specials=0.0)
         self.registry = scenario.registry
-        self.bridge = SensedTable(
+        self.bridge = SensingBridge(
             service,
             scenario.registry,
             scenario.initial_layout(),
@@ -173,7 +173,7 @@ def test_a_move_only_the_camera_saw_is_settled_by_the_host_and_survives_a_restar
     try:
         assert again.resume() is not None and again.table.record.id == game
         assert engine_layout(again) == moved
-        bridge = SensedTable(again, rig.registry)
+        bridge = SensingBridge(again, rig.registry)
         assert bridge.session.tracker.layout() == moved
     finally:
         again.close()
@@ -202,7 +202,7 @@ def test_when_the_readers_are_right_the_camera_is_put_right_and_not_asked_again(
     camera = None
     try:
         again.resume()
-        rig.service, rig.bridge = again, SensedTable(again, rig.registry)
+        rig.service, rig.bridge = again, SensingBridge(again, rig.registry)
         rig.synthetic = SyntheticCamera(seed=2, seats=4, noise="realistic", size=SIZE)
         rig.synthetic.scene = render.Scene(4, misread)
         camera = rig.camera = CameraTable(

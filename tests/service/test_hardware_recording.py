@@ -20,7 +20,7 @@ from companion.links.records import Hello
 from companion.links.virtual import MqttTransport, VirtualNode
 from companion.service import Service
 from companion.service.hardware import HardwareTable
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from companion.store.recordings import apply
 from companion.virtual import NOISE, Scenario, SimulatedReaders
 
@@ -34,13 +34,13 @@ def without_time(events):
 
 def test_a_recorded_course_replays_to_the_live_events(settings, mosquitto, monkeypatch, capsys):
     live: list[dict] = []
-    take = SensedTable._take
+    take = SensingBridge._take
 
     def spy(self, result):
         live.extend(result.tracked)
         take(self, result)
 
-    monkeypatch.setattr(SensedTable, "_take", spy)
+    monkeypatch.setattr(SensingBridge, "_take", spy)
     service = Service(settings, games=registry.load_all(), rng=random.Random(2))
     service.sense("readers")
     service.new_game("goblets", {"players": 4}, play="readers")

@@ -24,7 +24,7 @@ from companion.core.game import HOST, Mode
 from companion.core.games.goblets.sensed import SensedSession
 from companion.core.observations import Observation
 from companion.service import Service
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from companion.virtual import NOISE, Scenario, SimulatedReaders
 
 WATCHDOG = 60.0
@@ -38,7 +38,7 @@ def table(tmp_path):
     service.sense("readers")
     service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(7), 4, specials=0.0)
-    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge = SensingBridge(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()
     yield service, bridge, scenario
     service.close()

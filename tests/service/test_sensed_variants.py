@@ -1,7 +1,7 @@
 """Winetasters and Character abilities on a readers table, through the service and its journal.
 
 The Host may start both with ``play="readers"``; a phone's Character ability reaches the sensed
-session (``SensedTable.seat_input``) and is journaled in recording mode, and its physical effect
+session (``SensingBridge.seat_input``) and is journaled in recording mode, and its physical effect
 read afterwards (here a Swap of two Goblets) journals nothing more.
 """
 
@@ -16,7 +16,7 @@ from companion.core.errors import IllegalAction
 from companion.core.game import Mode, Viewer
 from companion.core.games.goblets.tags import TagRegistry
 from companion.service.sensed_demo import SensedDemo
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from tests.virtual.test_puppet_characters import DECK as CHARACTERS
 
 DECK = [
@@ -36,7 +36,7 @@ def test_a_winetasters_game_is_played_with_the_readers(sensed):
 def test_a_phones_ability_is_journaled_and_its_swap_read_as_the_ability(sensed):
     service = sensed
     service.new_game("goblets", {"players": 4, "characters": DECK}, play="readers")
-    bridge = SensedTable(service, TagRegistry())
+    bridge = SensingBridge(service, TagRegistry())
     bridge.start_course()  # the Characters are dealt as the Course starts
     session = bridge.session
     first = {"de_miceti": "antidote", "mctoadery": "poison", "aconitiers": "poison"}

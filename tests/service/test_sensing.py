@@ -19,7 +19,7 @@ from companion.core.game import HOST, PUBLIC, Mode, Viewer
 from companion.core.observations import Observation
 from companion.service import Service
 from companion.service.sensed_demo import SensedDemo
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from companion.virtual import NOISE, Scenario, SimulatedReaders
 from companion.virtual.pour_out import poured_out
 
@@ -39,7 +39,7 @@ def test_a_sensed_course_is_journaled_exactly(sensed, seed, noise):
     service.new_game("goblets", {"players": 4}, play="readers")
     assert service.table.state.view(PUBLIC)["phase"] == "initial_pour"  # waits for the hands
     scenario = Scenario.generate(random.Random(seed), 4, specials=0.0)
-    bridge = SensedTable(service, scenario.registry, scenario.initial_layout(), reveal="tracked")
+    bridge = SensingBridge(service, scenario.registry, scenario.initial_layout(), reveal="tracked")
     bridge.start_course()
     for observation in SimulatedReaders(scenario, NOISE[noise], random.Random(seed)).snapshots():
         bridge.observe(observation)
@@ -83,7 +83,7 @@ def test_notices_and_reader_nodes_reach_the_host_only(sensed):
     service = sensed
     service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(9), 4, specials=0.0)
-    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge = SensingBridge(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()
     bridge.observe(Observation.of(0.5, 1, ["0499999999999999"]))
     bridge.node_status("node-a", False, 1.0, seats=[2, 3])
@@ -113,7 +113,7 @@ def played_course(service, seed):
     """A 4-seat Course read by noiseless readers into a new game played with them."""
     service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(seed), 4, specials=0.0)
-    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge = SensingBridge(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()
     for observation in SimulatedReaders(scenario, NOISE["none"], random.Random(seed)).snapshots():
         bridge.observe(observation)
@@ -140,7 +140,7 @@ def test_the_reveal_on_the_readers_through_the_service(sensed):
     service.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(21), 4, actions=(30, 36), specials=0.0)
     end = scenario.duration
-    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge = SensingBridge(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()
     poured = poured_out(scenario, random.Random(1), start=end + 2.0)
     toasted = False

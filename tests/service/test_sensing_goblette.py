@@ -17,7 +17,7 @@ from companion.core.games.goblets.sensed.russian_session import GobletteSession
 from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
 from companion.service.sensed_demo import ServiceSink
-from companion.service.sensing import SensedTable
+from companion.service.sensing import SensingBridge
 from companion.service.setup import check_play
 from companion.virtual import NOISE
 from companion.virtual.goblette_puppet import GoblettePuppeteer
@@ -40,7 +40,7 @@ def test_a_sensed_russian_goblette_game_is_journaled_as_played(sensed) -> None:
     service.new_game("goblets", OPTIONS, play="readers")
     puppet = GoblettePuppeteer.new_game(random.Random(4), OPTIONS)
     layout = dict(enumerate(puppet.table.layout))
-    bridge = SensedTable(service, puppet.table.registry, layout)
+    bridge = SensingBridge(service, puppet.table.registry, layout)
     assert isinstance(bridge.session, GobletteSession)
     game_id = service.table.record.id
     Show(puppet, ServiceSink(service, bridge), NOISE["moderate"], random.Random(4)).play(
@@ -67,7 +67,7 @@ def test_the_host_confirms_one_drink_never_the_whole_row(sensed) -> None:
     rings = [f"04AA0000000{p}" for p in range(6)]
     for p, uid in enumerate(rings):
         tags.add_ring(uid, f"g{p}")
-    bridge = SensedTable(service, tags, {p: f"g{p}" for p in range(6)})
+    bridge = SensingBridge(service, tags, {p: f"g{p}" for p in range(6)})
     spots = [{uid} for uid in rings]
     clock = [0.0]
 

@@ -154,7 +154,7 @@ def test_shellgame_token_uids_never_leak_before_the_reveal(app, service, host):
 
 def test_sensed_game_never_shows_a_tag_uid(app, service, host):
     """On a sensed table the raw tag UIDs are the secret contents: no byte of any page shows one."""
-    from companion.service.sensing import SensedTable
+    from companion.service.sensing import SensingBridge
     from companion.virtual import NOISE, Scenario, SimulatedReaders
 
     host_client, _ = host
@@ -164,7 +164,7 @@ def test_sensed_game_never_shows_a_tag_uid(app, service, host):
     scenario = Scenario.generate(random.Random(12), 4, specials=0.0)
     uids = [uid for uid, _ in scenario.registry.to_json()["tags"].items()]
     assert len(uids) > 50
-    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge = SensingBridge(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()
     readings = list(SimulatedReaders(scenario, NOISE["moderate"], random.Random(1)).snapshots())
     step = max(1, len(readings) // 6)

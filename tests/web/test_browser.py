@@ -152,7 +152,7 @@ def test_the_host_fixes_a_conflict_by_tapping_two_places(browser, served):
     """A read table the tracker cannot explain (two Goblets on one reader, none on the next): the
     Host sees the conflict, taps the two places whose Goblets were exchanged and fixes it."""
     from companion.core.observations import Observation
-    from companion.service.sensing import SensedTable
+    from companion.service.sensing import SensingBridge
     from companion.virtual import Scenario
 
     base, service = served
@@ -161,7 +161,7 @@ def test_the_host_fixes_a_conflict_by_tapping_two_places(browser, served):
     scenario = Scenario.generate(random.Random(3), 4, specials=0.0)
     tags = scenario.registry.to_json()["tags"]
     rings = {tag["goblet"]: uid for uid, tag in tags.items() if tag["kind"] == "ring"}
-    bridge = SensedTable(service, scenario.registry, scenario.initial_layout())
+    bridge = SensingBridge(service, scenario.registry, scenario.initial_layout())
     bridge.start_course()
     context = browser.new_context(**TABLET)
     try:

@@ -21,7 +21,7 @@ from companion.core import registry
 from companion.core.game import CHANCE, HOST, Mode, Viewer
 from companion.core.games.goblets.houses import HOUSE_IDS, HOUSES, RING_LOOKS, house_table
 from companion.service import Service
-from companion.service.sensing import PHONE_SAYS, SensedTable
+from companion.service.sensing import PHONE_SAYS, SensingBridge
 from companion.virtual import NOISE, Scenario, SimulatedReaders
 from vision import palette
 
@@ -51,7 +51,7 @@ def test_a_phone_on_a_sensed_table_is_sent_only_what_it_may_say(goblets):
     goblets.sense("readers")
     goblets.new_game("goblets", {"players": 4}, play="readers")
     scenario = Scenario.generate(random.Random(2), 4, specials=0.0)
-    bridge = SensedTable(goblets, scenario.registry, scenario.initial_layout(), reveal="tracked")
+    bridge = SensingBridge(goblets, scenario.registry, scenario.initial_layout(), reveal="tracked")
     bridge.start_course()
     for observation in SimulatedReaders(scenario, NOISE["none"], random.Random(2)).snapshots():
         bridge.observe(observation)
