@@ -1,5 +1,10 @@
 """Detection against the synthetic camera's ground truth, across seeds, sizes and noise levels.
 
+These frames come from the detector's own renderer (``vision/render.py``, the synthetic camera the
+demo table plays through), so they guard that pairing, not the detector's accuracy on a real
+table: the independent judge is tests/vision/test_independent.py (its own renderer, harsher
+optics). A dozen frames per level keep the guard; more of the same renderer add no evidence.
+
 At ``none`` and ``realistic`` noise every ring-at-seat and every token count must be exact; at
 ``harsh`` noise the accuracy is measured and must only stay usable (the figures per level are in
 docs/benchmarks.md, "Vision").
@@ -38,8 +43,8 @@ def score(seeds, noise, size):
     ("noise", "size", "seeds"),
     [
         ("none", (1280, 720), range(100, 104)),
-        ("realistic", (1280, 720), range(200, 230)),
-        ("realistic", (640, 480), range(300, 316)),
+        ("realistic", (1280, 720), range(200, 212)),
+        ("realistic", (640, 480), range(300, 310)),
         ("rough", (1280, 720), range(400, 408)),
     ],
 )
