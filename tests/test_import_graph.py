@@ -203,7 +203,7 @@ LAYERS = {
         f"{GAMES}.goblets.{chapter}": {f"{GAMES}.goblets.model"}
         for chapter in ("setup", "turns", "actions", "abilities", "toast")
     },
-    f"{GAMES}.tribunal.view": {f"{GAMES}.tribunal.model"},
+    f"{GAMES}.tribunal.views": {f"{GAMES}.tribunal.model"},
     f"{GAMES}.cena.views": {f"{GAMES}.cena.model"},
 }
 """Per module, the only modules of its game's rules and model it may import (issue 16: the rules'

@@ -28,7 +28,7 @@ from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import Action, Event, GameState, Mode, Viewer, action_phase
-from companion.core.games.cena import feed, rules
+from companion.core.games.cena import rules
 from companion.core.games.cena.alliances import (
     Played,
     combined,
@@ -48,7 +48,7 @@ from companion.core.games.cena.model import CenaModel, Phase
 from companion.core.games.cena.options import PILE
 from companion.core.games.cena.poisons import POISONS
 from companion.core.games.cena.scoring import round_scores, winners
-from companion.core.games.cena.views import alternatives, build_view
+from companion.core.games.cena.views import alternatives, build_view, events_for
 
 ACTIONS = {
     "poisons": (Phase.POISONS, ("pile",)),
@@ -148,8 +148,8 @@ class CenaState(CenaModel, GameState):
     """The pile's order, the hands, a House's Welcome choice (shown when all have chosen)."""
 
     def visible_events(self, events: list[Event], viewer: Viewer) -> list[Event]:
-        """All public but a recorded revoke, told only to its House (see :mod:`.feed`)."""
-        return feed.events_for(events, viewer)
+        """All public but a recorded revoke, told only to its House (:func:`.views.events_for`)."""
+        return events_for(events, viewer)
 
     def entry_refusal(self, action: Action, viewer: Viewer, mode: Mode) -> tuple[str, str] | None:
         """A House's cards are its own: the Host enters no play and no Welcome choice, whose

@@ -7,6 +7,13 @@ cards, the cards on the table, tricks and cards won per alliance, the revealed p
 A seat also sees its own hand, its own Welcome choice, and its legal actions when it is to move.
 :func:`alternatives` names, for the conformance suite's attacker test, the actions a viewer could
 not tell apart.
+
+Events (:func:`events_for`) are all public but one: a ``rule_warning`` for not following suit ("If
+a House has cards of the lead suit, it must play one of them") tells that the House still holds a
+card of the lead suit, which its hand hides; only that House sees it. Nothing else names a hand
+card before it is played: ``dealt`` gives the hand size, ``welcome_chosen`` only the House,
+``welcome_revealed`` the cards once every House has placed them face up, ``played`` and
+``trick_won`` the cards on the table, ``round_scored`` how many cards were won.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from itertools import combinations
 from typing import Any
 
 from companion.core.game import CHANCE, Action, Viewer
+from companion.core.games.cena import rules
 from companion.core.games.cena.alliances import alliance_houses, combined, completed_at
 from companion.core.games.cena.cards import WELCOME_CARDS, sort_key
 from companion.core.games.cena.model import CenaModel, Phase
@@ -167,3 +175,14 @@ def alternatives(state: CenaModel, action: Action, viewer: Viewer) -> list[Actio
         found = [{"type": "welcome", "cards": list(c)} for c in choices]
         return [a for a in found if a != action][:MAX_ALTERNATIVES]
     return []
+
+
+def events_for(events: list[dict[str, Any]], viewer: Viewer) -> list[dict[str, Any]]:
+    """The events of ``events`` that ``viewer`` may see (a House's revoke only by that House)."""
+    return [event for event in events if _visible(event, viewer)]
+
+
+def _visible(event: dict[str, Any], viewer: Viewer) -> bool:
+    if event.get("event") == "rule_warning" and event.get("rule") == rules.FOLLOW_SUIT:
+        return viewer.is_seat and viewer.index == event.get("house")
+    return True

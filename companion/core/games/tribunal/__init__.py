@@ -2,7 +2,7 @@
 
 Registers the game ``"tribunal"``. The judgment pool and its odds are in :mod:`.pool`, the vine in
 :mod:`.vine`, the cards and effects in :mod:`.cards`, the playmat in :mod:`.board`, the order of
-play in :mod:`.state`, the page's data in :mod:`.view`; rulings in docs/rules-notes.md.
+play in :mod:`.state`, the page's data in :mod:`.views`; rulings in docs/rules-notes.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The model of a game of The Gods Will Have Blood: the courtroom's data and what it answers.
 
-What the state (:mod:`.state`, the rules) and the view (:mod:`.view`, what the page shows) share:
+What the state (:mod:`.state`, the rules) and the view (:mod:`.views`, what the page shows) share:
 the board, the cases being heard, the verdict, the judgment and the sentence in progress, the log,
 and the queries on them. No rule is applied here.
 """

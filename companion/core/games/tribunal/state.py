@@ -8,7 +8,7 @@ the next Accused, two at a time once the Momentum Box has emptied) -> ``verdict`
 ``sentence`` (the printed effects, one action each, then "end of sentence") -> back to ``hear``,
 until no Accused is left or the game is lost -> ``over``.
 
-The data and its queries are the model's (:mod:`.model`); the view (:mod:`.view`) reads the model
+The data and its queries are the model's (:mod:`.model`); the view (:mod:`.views`) reads the model
 and is handed the legal actions, so it imports no rule.
 """
 
@@ -39,7 +39,7 @@ from companion.core.games.tribunal.pool import (
     judged,
     matches,
 )
-from companion.core.games.tribunal.view import build_view
+from companion.core.games.tribunal.views import build_view
 
 ACTIONS = {
     "shuffle": (Phase.SHUFFLE, ("set_aside", "deck")),
