@@ -52,6 +52,7 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from companion.core.checks import is_number, is_whole
 from companion.core.errors import MalformedInput
 
 
@@ -215,9 +216,9 @@ def _check(value: Any, kind: Any, name: str) -> Any:
     if base is bool:
         ok = isinstance(value, bool)
     elif base is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
+        ok = is_whole(value)
     elif base is float:
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        ok = is_number(value)
         value = float(value) if ok else value
     elif base is str:
         ok = isinstance(value, str)

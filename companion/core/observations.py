@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import is_number, whole
 from companion.core.errors import MalformedInput
 
 
@@ -49,15 +50,14 @@ class Observation:
             if key not in data:
                 raise MalformedInput("missing", field=key)
         t, seat, tags = data["t"], data["seat"], data["tags"]
-        if isinstance(t, bool) or not isinstance(t, int | float):
+        if not is_number(t):
             raise MalformedInput(f"must be a number of seconds, got {t!r}", field="t")
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise MalformedInput(f"must be a seat index >= 0, got {seat!r}", field="seat")
+        whole(seat, "seat", f"must be a seat index >= 0, got {seat!r}", low=0)
         if not isinstance(tags, list) or not all(isinstance(u, str) for u in tags):
             raise MalformedInput("must be a list of UID strings", field="tags")
         seq = data.get("seq")
-        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
-            raise MalformedInput(f"must be an integer, got {seq!r}", field="seq")
+        if seq is not None:
+            whole(seq, "seq", f"must be an integer, got {seq!r}")
         node = data.get("node")
         return Observation.of(t, seat, tags, seq=seq, node=None if node is None else str(node))
 

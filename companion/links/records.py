@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import is_whole, whole
 from companion.core.errors import MalformedInput
 from companion.core.observations import Observation
 
@@ -138,10 +139,8 @@ class Frame:
 
 def check_uint(value: Any, bits: int, field: str) -> int:
     """An unsigned integer of ``bits`` bits (booleans refused)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < (1 << bits):
-        top = (1 << bits) - 1
-        raise MalformedInput(f"must be an integer in 0..{top}, got {value!r}", field=field)
-    return value
+    top = (1 << bits) - 1
+    return whole(value, field, f"must be an integer in 0..{top}, got {value!r}", low=0, high=top)
 
 
 def check_node_id(value: Any, field: str = "node") -> str:
@@ -181,9 +180,8 @@ def check_tags(values: Any) -> tuple[str, ...]:
 
 def check_seat(value: Any, field: str = "seat") -> int:
     """A seat index, 0 to :data:`MAX_SEAT`."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEAT:
-        raise MalformedInput(f"must be a seat 0..{MAX_SEAT}, got {value!r}", field=field)
-    return value
+    message = f"must be a seat 0..{MAX_SEAT}, got {value!r}"
+    return whole(value, field, message, low=0, high=MAX_SEAT)
 
 
 def check_seats(values: Any) -> tuple[int, ...]:
@@ -206,7 +204,7 @@ def check_fw(value: Any) -> str:
 
 def check_fault_code(value: Any) -> int:
     """A reader fault code of the protocol (1 no chip answer, 2 version mismatch, 3 timeout)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value not in FAULT_CODES:
+    if not is_whole(value) or value not in FAULT_CODES:
         raise MalformedInput(f"must be one of {sorted(FAULT_CODES)}, got {value!r}", field="code")
     return value
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import MalformedInput
 
 READER_STATUSES = ("online", "offline", "virtual", "broken")
@@ -40,8 +41,7 @@ class Board:
         """
         if status not in READER_STATUSES:
             raise MalformedInput(f"unknown reader status {status!r}", field="status")
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise MalformedInput(f"no seat {seat!r}", field="seat")
+        whole(seat, "seat", f"no seat {seat!r}", low=0)
         if not by_host and self.readers.get(seat) == "broken":
             return False
         self.readers[seat] = status

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import CupbearerError, IllegalAction, MalformedInput
 from companion.store.journal import GameRecord, JournalStore
 
@@ -149,8 +150,8 @@ class Seats:
         known = self.join_code
         if known is None or not hmac.compare_digest(normal_code(code), known):
             raise NotSeated("no game at this table takes that join code", status=404)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_seats:
-            raise MalformedInput(f"a seat from 0 to {self.num_seats - 1}", field="seat")
+        top = self.num_seats - 1
+        whole(seat, "seat", f"a seat from 0 to {top}", low=0, high=top)
         name = check_name(name)
         if seat in self.devices:
             raise IllegalAction(f"{self.label(seat)} is taken", rule=TAKEN_RULE)
@@ -166,8 +167,8 @@ class Seats:
 
     def free(self, seat: Any) -> bool:
         """Free ``seat`` (its phone is lost): the device holding it is revoked. True if held."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_seats:
-            raise MalformedInput(f"a seat from 0 to {self.num_seats - 1}", field="seat")
+        top = self.num_seats - 1
+        whole(seat, "seat", f"a seat from 0 to {top}", low=0, high=top)
         if seat not in self.devices:
             return False
         name = self.names.get(seat)

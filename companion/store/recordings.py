@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.core.checks import is_number, is_whole
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.tracking import Tracker
 from companion.core.observations import Observation
@@ -140,7 +141,7 @@ def apply(tracker: Tracker, data: Any) -> list[dict[str, Any]]:
     if not isinstance(data, dict):
         raise MalformedInput("a line must be a JSON object")
     t = data.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float):
+    if not is_number(t):
         raise MalformedInput(f"must be a number of seconds, got {t!r}", field="t")
     if "seat" in data or "tags" in data:
         return tracker.observe(Observation.from_json(data))
@@ -151,8 +152,7 @@ def apply(tracker: Tracker, data: Any) -> list[dict[str, Any]]:
             raise MalformedInput("must be a node id string", field="node")
         seats = data.get("seats")
         if seats is not None and not (
-            isinstance(seats, list)
-            and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seats)
+            isinstance(seats, list) and all(is_whole(s) and s >= 0 for s in seats)
         ):
             raise MalformedInput("must be a list of seat indexes", field="seats")
         return tracker.node_status(data["node"], data["online"], t, seats)

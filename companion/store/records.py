@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import is_whole
 from companion.core.errors import CupbearerError
 from companion.core.journal import Entry, Journal
 
@@ -29,7 +30,7 @@ class NotFound(CupbearerError):
 
 def check_id(game_id: object) -> int:
     """``game_id`` if it can name a game (SQLite's 64-bit ids), else NotFound."""
-    if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 <= game_id < 2**63:
+    if not is_whole(game_id) or not 0 <= game_id < 2**63:
         raise NotFound(f"no game {game_id!r}")
     return game_id
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import MalformedInput
 from companion.core.games.cena.alliances import ORIENTATIONS
 from companion.core.games.cena.cards import MAX_HOUSES, MIN_HOUSES
@@ -52,9 +53,8 @@ class CenaOptions:
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise MalformedInput(f"{value!r} is not a whole number from {low} to {high}", field=field)
-    return value
+    message = f"{value!r} is not a whole number from {low} to {high}"
+    return whole(value, field, message, low=low, high=high)
 
 
 def _bool(value: Any, field: str) -> bool:

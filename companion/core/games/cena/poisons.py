@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import is_whole
 from companion.core.errors import MalformedInput
 from companion.core.games.cena.alliances import house_alliances
 from companion.core.games.cena.cards import Card
@@ -88,7 +89,7 @@ DIFFERENCE_PENALTY = 2
 
 def parse_poison(number: Any, field: str) -> Poison:
     """The Poison card numbered ``number`` (1-8); anything else raises MalformedInput."""
-    if isinstance(number, bool) or not isinstance(number, int) or number not in POISONS:
+    if not is_whole(number) or number not in POISONS:
         raise MalformedInput(f"{number!r} is not a Poison card number (1-8)", field=field)
     return POISONS[number]
 

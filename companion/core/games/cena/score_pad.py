@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import MalformedInput
 from companion.core.games.cena.cards import MAX_HOUSES, MIN_HOUSES, Card, parse_card
 from companion.core.games.cena.poisons import Poison, parse_poison
@@ -70,12 +71,9 @@ def score_request(data: Any) -> dict[str, Any]:
     won = _alliances(data["alliances"])
     poisons = _poisons(data["poison"])
     last_trick = data.get("last_trick")
-    if last_trick is not None and (
-        isinstance(last_trick, bool)
-        or not isinstance(last_trick, int)
-        or not 0 <= last_trick < len(won)
-    ):
-        raise MalformedInput(f"an alliance, 0 to {len(won) - 1}", field="last_trick")
+    if last_trick is not None:
+        top = len(won) - 1
+        whole(last_trick, "last_trick", f"an alliance, 0 to {top}", low=0, high=top)
     if last_trick is None and any(p.number == 6 for p in poisons):
         raise MalformedInput(
             "missing: Aconitum napellus needs the alliance that won the last trick",

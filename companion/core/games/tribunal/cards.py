@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import is_whole
 from companion.core.errors import MalformedInput
 from companion.core.games.tribunal.pool import GUILTY, NOT_GUILTY
 
@@ -82,7 +83,7 @@ def parse_effect(data: Any, field: str, *, largest: int) -> tuple[str, int]:
         )
     n = data.get("n", 1)
     top = 1 if effect in SINGLE_EFFECTS else largest
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= top:
+    if not is_whole(n) or not 1 <= n <= top:
         raise MalformedInput(
             f"{effect} amount is a whole number 1 to {top}, not {n!r}", field=field
         )

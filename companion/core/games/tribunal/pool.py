@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 
+from companion.core.checks import is_whole
 from companion.core.errors import MalformedInput
 
 COLOURS = ("red", "white", "blue")
@@ -38,7 +39,7 @@ class Pool:
     def __post_init__(self) -> None:
         for colour in COLOURS:
             count = getattr(self, colour)
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            if not is_whole(count) or count < 0:
                 raise MalformedInput(
                     f"a cube count is a whole number >= 0, not {count!r}", field=colour
                 )
