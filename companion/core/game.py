@@ -8,6 +8,9 @@ one, and renders a view for a viewer. Chance is an action too (DESIGN.md princip
 action, so the journal of actions replays the game exactly.
 
 Actions are plain JSON-able dicts with a ``"type"`` key, so a journal can store them as they are.
+An engine may read one into a frozen value at its door (The Gods Will Have Blood's and Cena's
+``actions.parse``, whose outline check is :func:`action_type`); what crosses this interface, the
+journal and the legal-action lists stay dicts.
 """
 
 from __future__ import annotations
@@ -209,20 +212,19 @@ class Game(ABC):
         return [{}]
 
 
-def action_phase(action: Any, actions: Mapping[str, tuple[str, tuple[str, ...]]]) -> str:
-    """The phase ``action`` belongs to, once its shape is checked against ``actions``.
+def action_type(action: Any, fields: Mapping[str, tuple[str, ...]]) -> str:
+    """The type of ``action``, once its outline is checked against ``fields``.
 
-    ``actions`` maps each action type to ``(phase, fields it may carry)``. An action that is not an
+    ``fields`` maps each action type to the fields it may carry. An action that is not an
     object, has an unknown type or carries a field its type does not have is MalformedInput naming
-    the field.
+    the field. A game's ``parse`` calls this first, then checks each field's value.
     """
     if not isinstance(action, Mapping):
         raise MalformedInput("an action is an object with a type", field="action")
     kind = action.get("type")
-    if kind not in tuple(actions):  # a tuple: an unhashable type is unknown, not a TypeError
+    if kind not in tuple(fields):  # a tuple: an unhashable type is unknown, not a TypeError
         raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
-    phase, fields = actions[kind]
     for key in action:
-        if key not in ("type", *fields):
+        if key not in ("type", *fields[kind]):
             raise MalformedInput(f"a {kind} action has no field {key!r}", field=f"action.{key}")
-    return phase
+    return kind

@@ -14,8 +14,10 @@ Actions carry no seat: the actor is :meth:`CenaState.to_move`. In :attr:`Mode.RE
 that does not follow suit, or (Private feast) lies in front of another House, is applied with a
 ``rule_warning`` event; what the state cannot represent is refused in both modes.
 
-The data and its queries are the model's (:mod:`.model`); the views (:mod:`.views`) read the model
-and are handed the legal actions, so they import no rule.
+Each action is read at the door, :meth:`CenaState.apply`, into a frozen value (:mod:`.actions`:
+every shape checked there, ``wire()`` its JSON); the rules below take the typed values. The data
+and its queries are the model's (:mod:`.model`); the views (:mod:`.views`) read the model and are
+handed the legal actions, so they import no rule.
 """
 
 from __future__ import annotations
@@ -26,9 +28,19 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import Action, Event, GameState, Mode, Viewer, action_phase
+from companion.core.errors import IllegalAction
+from companion.core.game import Action, Event, GameState, Mode, Viewer
 from companion.core.games.cena import rules
+from companion.core.games.cena.actions import (
+    CenaAction,
+    Deal,
+    FirstHost,
+    Play,
+    Poisons,
+    RevealPoison,
+    Welcome,
+    parse,
+)
 from companion.core.games.cena.alliances import (
     Played,
     combined,
@@ -50,15 +62,15 @@ from companion.core.games.cena.poisons import POISONS
 from companion.core.games.cena.scoring import round_scores, winners
 from companion.core.games.cena.views import alternatives, build_view, events_for
 
-ACTIONS = {
-    "poisons": (Phase.POISONS, ("pile",)),
-    "first_host": (Phase.HOST, ("house",)),
-    "deal": (Phase.DEAL, ("hands", "set_aside")),
-    "reveal_poison": (Phase.REVEAL, ()),
-    "welcome": (Phase.WELCOME, ("cards",)),
-    "play": (Phase.FEAST, ("card", "house")),
+PHASES: dict[type[CenaAction], Phase] = {
+    Poisons: Phase.POISONS,
+    FirstHost: Phase.HOST,
+    Deal: Phase.DEAL,
+    RevealPoison: Phase.REVEAL,
+    Welcome: Phase.WELCOME,
+    Play: Phase.FEAST,
 }
-"""Each action type: the phase it belongs to and the fields it may carry."""
+"""The phase table: each action (:mod:`.actions`) and the phase it belongs to."""
 
 
 class CenaState(CenaModel, GameState):
@@ -69,19 +81,17 @@ class CenaState(CenaModel, GameState):
     def legal_actions(self) -> list[Action]:
         """Every legal action for the House to move (empty at chance nodes and at the end)."""
         if self.phase == Phase.REVEAL:
-            return [{"type": "reveal_poison"}]
+            return [RevealPoison().wire()]
         if self.phase == Phase.WELCOME:
             house = self.to_move()
             assert isinstance(house, int)
             hand = self.hands[house]
-            return [
-                {"type": "welcome", "cards": list(c)} for c in combinations(hand, WELCOME_CARDS)
-            ]
+            return [Welcome(c).wire() for c in combinations(hand, WELCOME_CARDS)]
         if self.phase == Phase.FEAST:
             mover = self.to_move()
             assert isinstance(mover, int)
             return [
-                {"type": "play", "card": card, "house": house}
+                Play(parse_card(card, "card"), house).wire()
                 for card in self.playable(mover)
                 for house in self.open_houses(mover)
             ]
@@ -106,20 +116,16 @@ class CenaState(CenaModel, GameState):
     def sample_chance(self, rng: random.Random) -> Action:
         """Draw the poison pile or a random first Host at setup, or deal the Toast cards."""
         if self.phase == Phase.POISONS:
-            return {"type": "poisons", "pile": rng.sample(list(self.options.poison_cards), PILE)}
+            return Poisons(tuple(rng.sample(list(self.options.poison_cards), PILE))).wire()
         if self.phase == Phase.HOST:
-            return {"type": "first_host", "house": rng.randrange(self.num_seats)}
+            return FirstHost(rng.randrange(self.num_seats)).wire()
         if self.phase == Phase.DEAL:
             deck = [card.name for card in DECK]
             rng.shuffle(deck)
             n, size = self.num_seats, hand_size(self.num_seats)
             # "deals them one by one face down to all Houses", then sets the rest aside.
-            hands = [sorted(deck[h : n * size : n], key=sort_key) for h in range(n)]
-            return {
-                "type": "deal",
-                "hands": hands,
-                "set_aside": sorted(deck[n * size :], key=sort_key),
-            }
+            hands = tuple(tuple(sorted(deck[h : n * size : n], key=sort_key)) for h in range(n))
+            return Deal(hands, tuple(sorted(deck[n * size :], key=sort_key))).wire()
         raise IllegalAction("no chance event is due", rule=rules.CHANCE)
 
     def is_over(self) -> bool:
@@ -163,21 +169,20 @@ class CenaState(CenaModel, GameState):
     # -- applying actions ----------------------------------------------------------------------
 
     def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
-        """Apply one action (validated first: a refused action leaves the state unchanged)."""
-        phase = action_phase(action, ACTIONS)
-        kind = action["type"]
-        if self.phase != phase:
-            raise IllegalAction(
-                f"{kind} is not possible now (the round is at {self.phase})", rule=rules.ORDER
-            )
-        return getattr(self, f"_{kind}")(action, mode)
+        """Apply one action (validated first: a refused action leaves the state unchanged).
 
-    def _poisons(self, action: Action, mode: Mode) -> list[Event]:
-        pile = action.get("pile")
-        if not isinstance(pile, list) or any(
-            isinstance(n, bool) or not isinstance(n, int) for n in pile
-        ):
-            raise MalformedInput("a list of Poison card numbers", field="action.pile")
+        Its shape is checked first (:func:`.actions.parse`: MalformedInput naming the field),
+        then its phase (IllegalAction), then the rule of its type, which takes the typed value.
+        """
+        act = parse(action, houses=self.num_seats)
+        if self.phase != PHASES[type(act)]:
+            raise IllegalAction(
+                f"{act.TYPE} is not possible now (the round is at {self.phase})", rule=rules.ORDER
+            )
+        return getattr(self, f"_{act.TYPE}")(act, mode)
+
+    def _poisons(self, act: Poisons, mode: Mode) -> list[Event]:
+        pile = list(act.pile)
         if len(pile) != PILE or len(set(pile)) != PILE:
             raise IllegalAction("the pile is three different Poison cards", rule=rules.POISON_PILE)
         if not set(pile) <= set(self.options.poison_cards):
@@ -189,29 +194,14 @@ class CenaState(CenaModel, GameState):
         self.phase = Phase.HOST if self.host is None else Phase.DEAL
         return [{"event": "poison_pile", "cards": PILE}]
 
-    def _first_host(self, action: Action, mode: Mode) -> list[Event]:
-        house = action.get("house")
-        if isinstance(house, bool) or not isinstance(house, int) or not 0 <= house < self.num_seats:
-            raise MalformedInput(
-                f"{house!r} is not a House (0 to {self.num_seats - 1})", field="action.house"
-            )
+    def _first_host(self, act: FirstHost, mode: Mode) -> list[Event]:
+        house = act.house
         self.host = self.leader = house  # "becomes the Host House and receives the invitation"
         self.phase = Phase.DEAL
         return [{"event": "host_drawn", "house": house}]
 
-    def _deal(self, action: Action, mode: Mode) -> list[Event]:
-        hands, aside = action.get("hands"), action.get("set_aside")
-        if not isinstance(hands, list) or len(hands) != self.num_seats:
-            raise MalformedInput(f"one hand per House ({self.num_seats})", field="action.hands")
-        if not isinstance(aside, list):
-            raise MalformedInput("a list of cards", field="action.set_aside")
-        for h, hand in enumerate(hands):
-            if not isinstance(hand, list):
-                raise MalformedInput("a list of cards", field=f"action.hands[{h}]")
-            for i, name in enumerate(hand):
-                parse_card(name, f"action.hands[{h}][{i}]")
-        for i, name in enumerate(aside):
-            parse_card(name, f"action.set_aside[{i}]")
+    def _deal(self, act: Deal, mode: Mode) -> list[Event]:
+        hands, aside = act.hands, act.set_aside
         size = hand_size(self.num_seats)
         everything = [name for hand in hands for name in hand] + list(aside)
         if (
@@ -232,20 +222,16 @@ class CenaState(CenaModel, GameState):
         self.phase = Phase.REVEAL
         return [{"event": "dealt", "round": self.round + 1, "hand_size": size}]
 
-    def _reveal_poison(self, action: Action, mode: Mode) -> list[Event]:
+    def _reveal_poison(self, act: RevealPoison, mode: Mode) -> list[Event]:
         top = self.pile.pop(0)
         self.revealed.append(top)
         self.phase = Phase.WELCOME
         return [{"event": "poison_revealed", "round": self.round + 1, **POISONS[top].to_json()}]
 
-    def _welcome(self, action: Action, mode: Mode) -> list[Event]:
+    def _welcome(self, act: Welcome, mode: Mode) -> list[Event]:
         house = self.to_move()
         assert isinstance(house, int)
-        cards = action.get("cards")
-        if not isinstance(cards, list):
-            raise MalformedInput("a list of three cards", field="action.cards")
-        for i, name in enumerate(cards):
-            parse_card(name, f"action.cards[{i}]")
+        cards = act.cards
         if len(cards) != WELCOME_CARDS or len(set(cards)) != WELCOME_CARDS:
             raise IllegalAction("choose three different cards", rule=rules.WELCOME)
         if not set(cards) <= set(self.hands[house]):
@@ -261,15 +247,10 @@ class CenaState(CenaModel, GameState):
             events.append({"event": "welcome_revealed", "faces": copy.deepcopy(self.faces)})
         return events
 
-    def _play(self, action: Action, mode: Mode) -> list[Event]:
+    def _play(self, act: Play, mode: Mode) -> list[Event]:
         mover = self.to_move()
         assert isinstance(mover, int)
-        card = parse_card(action.get("card"), "action.card")
-        house = action.get("house")
-        if isinstance(house, bool) or not isinstance(house, int) or not 0 <= house < self.num_seats:
-            raise MalformedInput(
-                f"{house!r} is not a House (0 to {self.num_seats - 1})", field="action.house"
-            )
+        card, house = act.card, act.house
         leading = self.lead_suit is None
         sentence = rules.LEAD if leading else rules.FOLLOW
         if card.name not in self.hands[mover]:

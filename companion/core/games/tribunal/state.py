@@ -8,8 +8,10 @@ the next Accused, two at a time once the Momentum Box has emptied) -> ``verdict`
 ``sentence`` (the printed effects, one action each, then "end of sentence") -> back to ``hear``,
 until no Accused is left or the game is lost -> ``over``.
 
-The data and its queries are the model's (:mod:`.model`); the view (:mod:`.views`) reads the model
-and is handed the legal actions, so it imports no rule.
+Each action is read at the door, :meth:`TribunalState.apply`, into a frozen value
+(:mod:`.actions`: every shape checked there, ``wire()`` its JSON); the rules below take the typed
+values. The data and its queries are the model's (:mod:`.model`); the view (:mod:`.views`) reads
+the model and is handed the legal actions, so it imports no rule.
 """
 
 from __future__ import annotations
@@ -19,41 +21,46 @@ import random
 from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import Action, Event, GameState, Mode, Viewer, action_phase
+from companion.core.game import Action, Event, GameState, Mode, Viewer
 from companion.core.games.tribunal import board as playmat
+from companion.core.games.tribunal.actions import (
+    FIELDS,
+    Draw,
+    EndSentence,
+    Hear,
+    NameCard,
+    Sentence,
+    Shuffle,
+    TribunalAction,
+    Undo,
+    Verdict,
+    parse,
+)
+from companion.core.games.tribunal.actions import Effect as EffectAction
 from companion.core.games.tribunal.cards import (
     BUTTON_MAX,
     DATA_MAX,
     EFFECTS,
     SET_ASIDE,
     button_amounts,
-    parse_effect,
 )
 from companion.core.games.tribunal.model import PLAYER, Phase, TribunalModel
-from companion.core.games.tribunal.pool import (
-    COLOURS,
-    GUILTY,
-    VERDICTS,
-    check_verdict,
-    draw_cube,
-    judged,
-    matches,
-)
+from companion.core.games.tribunal.pool import GUILTY, VERDICTS, draw_cube, judged, matches
 from companion.core.games.tribunal.views import build_view
 
-ACTIONS = {
-    "shuffle": (Phase.SHUFFLE, ("set_aside", "deck")),
-    "hear": (Phase.HEAR, ()),
-    "name_card": (Phase.VERDICT, ("case", "card")),
-    "verdict": (Phase.VERDICT, ("verdict",)),
-    "draw": (Phase.DRAW, ("cube",)),
-    "sentence": (Phase.CHOOSE, ("card",)),
-    "effect": (Phase.SENTENCE, ("effect", "n")),
-    "undo": (Phase.SENTENCE, ()),
-    "end_sentence": (Phase.SENTENCE, ()),
+PHASES: dict[type[TribunalAction], Phase] = {
+    Shuffle: Phase.SHUFFLE,
+    Hear: Phase.HEAR,
+    NameCard: Phase.VERDICT,
+    Verdict: Phase.VERDICT,
+    Draw: Phase.DRAW,
+    Sentence: Phase.CHOOSE,
+    EffectAction: Phase.SENTENCE,
+    Undo: Phase.SENTENCE,
+    EndSentence: Phase.SENTENCE,
 }
-"""Each action type: the phase it belongs to and the fields it may carry."""
-ACTION_TYPES = tuple(ACTIONS)
+"""The phase table: each action (:mod:`.actions`) and the phase it belongs to."""
+ACTION_TYPES = tuple(FIELDS)
 TURN_OVER = "turn the Accused Card over and carry out the effects ... in order"
 
 
@@ -78,35 +85,32 @@ class TribunalState(TribunalModel, GameState):
         """The player's buttons now (empty at chance nodes and at the end)."""
         phase = self.phase
         if phase == Phase.HEAR:
-            return [{"type": "hear"}]
+            return [Hear().wire()]
         if phase == Phase.VERDICT:
-            actions = [{"type": "verdict", "verdict": v} for v in VERDICTS]
+            actions = [Verdict(v).wire() for v in VERDICTS]
             if self.options.stored_deck:
                 actions += [
-                    {"type": "name_card", "case": i, "card": name}
+                    NameCard(i, name).wire()
                     for i in range(len(self.cases))
                     for name in self.unseen_cards()
                 ]
             return actions
         if phase == Phase.CHOOSE:
-            return [{"type": "sentence", "card": c} for c in self.cases if c not in self.sentenced]
+            return [Sentence(c).wire() for c in self.cases if c not in self.sentenced]
         if phase == Phase.SENTENCE:
             actions: list[Action] = []
             printed = self.printed()
             if self.board.doom is None:
                 if printed is None:
                     actions += [
-                        {"type": "effect", "effect": e, "n": n}
-                        for e in EFFECTS
-                        for n in button_amounts(e)
+                        EffectAction(e, n).wire() for e in EFFECTS for n in button_amounts(e)
                     ]
                 elif len(self.done) < len(printed):
-                    effect, n = printed[len(self.done)]
-                    actions.append({"type": "effect", "effect": effect, "n": n})
+                    actions.append(EffectAction(*printed[len(self.done)]).wire())
             if self.board.doom is not None or printed is None or len(self.done) == len(printed):
-                actions.append({"type": "end_sentence"})
+                actions.append(EndSentence().wire())
             if self.undo_stack:
-                actions.append({"type": "undo"})
+                actions.append(Undo().wire())
             return actions
         return []
 
@@ -118,9 +122,9 @@ class TribunalState(TribunalModel, GameState):
             rng.shuffle(reds)
             deck = reds[SET_ASIDE:] + blues
             rng.shuffle(deck)
-            return {"type": "shuffle", "set_aside": sorted(reds[:SET_ASIDE]), "deck": deck}
+            return Shuffle(tuple(sorted(reds[:SET_ASIDE])), tuple(deck)).wire()
         if self.phase == Phase.DRAW:
-            return {"type": "draw", "cube": draw_cube(self.board.pool, rng)}
+            return Draw(draw_cube(self.board.pool, rng)).wire()
         raise IllegalAction("no chance event is due", rule="chance acts only to shuffle or draw")
 
     def is_over(self) -> bool:
@@ -164,28 +168,23 @@ class TribunalState(TribunalModel, GameState):
     def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
         """Apply one action (validated first: a refused action leaves the state unchanged).
 
-        Nothing in this game is sensed, so :attr:`Mode.RECORDING` enforces the rules too.
+        Nothing in this game is sensed, so :attr:`Mode.RECORDING` enforces the rules too. Its
+        shape is checked first (:func:`.actions.parse`: MalformedInput naming the field), then
+        its phase (IllegalAction), then the rule of its type, which takes the typed value.
         """
-        phase = action_phase(action, ACTIONS)
-        kind = action["type"]
-        if self.phase != phase:
+        # A card's printed amount can exceed a button's: a stored deck allows the larger.
+        act = parse(action, largest=DATA_MAX if self.options.stored_deck else BUTTON_MAX)
+        if self.phase != PHASES[type(act)]:
             raise IllegalAction(
-                f"{kind} is not possible now (the game is at {self.phase})",
+                f"{act.TYPE} is not possible now (the game is at {self.phase})",
                 rule=f"the order of play: {self.phase} comes first",
             )
-        events: list[Event] = getattr(self, f"_{kind}")(action)
+        events: list[Event] = getattr(self, f"_{act.TYPE}")(act)
         self.log.extend(events)
         return events
 
-    def _shuffle(self, action: Action) -> list[Event]:
-        aside, deck = action.get("set_aside"), action.get("deck")
-        if not all(
-            isinstance(pile, list) and all(isinstance(name, str) for name in pile)
-            for pile in (aside, deck)
-        ):
-            raise MalformedInput(
-                "a shuffle has lists of card names set_aside and deck", field="action"
-            )
+    def _shuffle(self, act: Shuffle) -> list[Event]:
+        aside, deck = list(act.set_aside), list(act.deck)
         reds = {n for n, c in self.cards.items() if c.colour == "red"}
         if (
             len(aside) != SET_ASIDE
@@ -201,7 +200,7 @@ class TribunalState(TribunalModel, GameState):
         self.phase = Phase.HEAR
         return [{"event": "shuffled", "deck": len(deck), "set_aside": len(aside)}]
 
-    def _hear(self, action: Action) -> list[Event]:
+    def _hear(self, act: Hear) -> list[Event]:
         # "Each turn, read the description provided on the top Accused Card"; two at a time once
         # the Momentum Box has emptied, one from each stack.
         stacks = self.board.stacks if self.board.two_cases else self.board.stacks[:1]
@@ -211,15 +210,15 @@ class TribunalState(TribunalModel, GameState):
         self.phase = Phase.VERDICT
         return [{"event": "heard", "hearing": self.hearings, "cases": list(self.cases)}]
 
-    def _name_card(self, action: Action) -> list[Event]:
-        case, name = action.get("case"), action.get("card")
+    def _name_card(self, act: NameCard) -> list[Event]:
+        case, name = act.case, act.card
         if not self.options.stored_deck:
             raise IllegalAction(
                 "cards are anonymous",
                 rule="a card is picked by name only "
                 "when the table has stored its deck (option deck)",
             )
-        if isinstance(case, bool) or not isinstance(case, int) or not 0 <= case < len(self.cases):
+        if case >= len(self.cases):  # a whole number >= 0 (parse); which cases: this hearing's
             raise MalformedInput(f"no case {case!r} is being heard", field="action.case")
         if name not in self.unseen_cards():
             raise IllegalAction(
@@ -234,18 +233,16 @@ class TribunalState(TribunalModel, GameState):
         self.cases[case] = name
         return [{"event": "named", "case": case, "card": name, "was": was}]
 
-    def _verdict(self, action: Action) -> list[Event]:
-        self.verdict = check_verdict(action.get("verdict"), "action.verdict")
+    def _verdict(self, act: Verdict) -> list[Event]:
+        self.verdict = act.verdict
         events: list[Event] = [{"event": "verdict", "verdict": self.verdict}]
         if self.board.pool.total == 0:
             return events + self._judge()
         self.phase = Phase.DRAW
         return events
 
-    def _draw(self, action: Action) -> list[Event]:
-        cube = action.get("cube")
-        if cube not in COLOURS:
-            raise MalformedInput(f"a cube is red, white or blue, not {cube!r}", field="action.cube")
+    def _draw(self, act: Draw) -> list[Event]:
+        cube = act.cube
         if self.board.pool.count(cube) == 0:
             raise IllegalAction(
                 f"no {cube} cube is in the Judgment Pool",
@@ -274,8 +271,8 @@ class TribunalState(TribunalModel, GameState):
             return events
         return events + self._start_sentence(self.cases[0])
 
-    def _sentence(self, action: Action) -> list[Event]:
-        card = action.get("card")
+    def _sentence(self, act: Sentence) -> list[Event]:
+        card = act.card
         if card not in self.cases or card in self.sentenced:
             raise IllegalAction(
                 f"{card!r} awaits no sentence",
@@ -290,13 +287,9 @@ class TribunalState(TribunalModel, GameState):
         self.phase = Phase.SENTENCE
         return [{"event": "sentence", "card": card, "verdict": self.judgment}]
 
-    def _effect(self, action: Action) -> list[Event]:
+    def _effect(self, act: EffectAction) -> list[Event]:
         printed = self.printed()
-        effect = parse_effect(
-            {k: action.get(k) for k in ("effect", "n") if k in action},
-            "action",
-            largest=BUTTON_MAX if printed is None else DATA_MAX,
-        )
+        effect = act.printed
         if self.board.doom is not None:
             raise IllegalAction("the game is lost", rule=f"you will lose ({self.board.doom})")
         if printed is not None and (
@@ -308,7 +301,7 @@ class TribunalState(TribunalModel, GameState):
         events = playmat.carry_out(self.board, self.options.vine, *effect)
         return [{"event": "effect", "effect": effect[0], "n": effect[1]}, *events]
 
-    def _undo(self, action: Action) -> list[Event]:
+    def _undo(self, act: Undo) -> list[Event]:
         # A mis-tap is undone by restoring the board; the cubes already drawn stay drawn.
         if not self.undo_stack:
             raise IllegalAction("no effect to undo", rule="undo reverts the last effect tapped")
@@ -316,7 +309,7 @@ class TribunalState(TribunalModel, GameState):
         self.board, self.done = self.undo_stack.pop()
         return [{"event": "undo", "effect": undone[0], "n": undone[1]}]
 
-    def _end_sentence(self, action: Action) -> list[Event]:
+    def _end_sentence(self, act: EndSentence) -> list[Event]:
         board = self.board
         printed = self.printed()
         if board.doom is not None:
