@@ -46,6 +46,7 @@ import numpy as np
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, HOST, Mode
+from companion.core.games.goblets.model import Phase
 from companion.core.games.goblets.sensed.fusion import FusionConfig
 from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 from companion.service.camera_calibration import (
@@ -59,7 +60,7 @@ from companion.service.camera_calibration import (
 from companion.service.camera_health import HEALTH_EVERY, FrameHealth
 from companion.service.camera_tags import MAX_SEATS, camera_registry, token_uid, with_tokens
 from companion.service.camera_witness import CameraWitness
-from companion.service.sensing import SensingBridge
+from companion.service.sensing import INITIAL_POURS, SensingBridge
 from companion.service.table import Service
 from vision import rings
 from vision.calibrate import Calibration
@@ -273,7 +274,7 @@ class CameraTable:
         bridge = self.bridge
         # The Course is started by the frames once the table is set out (see _sink) or by the
         # Host's tap; once it has been, its initial pour is drawn.
-        if service.table is not None and service.table.state.phase == "initial_pour":
+        if service.table is not None and service.table.state.phase in INITIAL_POURS:
             self._draw_initial_pour(bridge)
         return bridge
 
@@ -306,7 +307,7 @@ class CameraTable:
                 return
             for _ in range(16):  # the initial pour, then the deals it makes due
                 state = table.state
-                if state.to_move() is not CHANCE or state.phase == "shootout":
+                if state.to_move() is not CHANCE or state.phase == Phase.SHOOTOUT:
                     return
                 service.act(
                     state.sample_chance(service.rng), by=HOST, mode=Mode.RECORDING, actor="chance"

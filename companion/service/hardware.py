@@ -35,7 +35,7 @@ from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
 from companion.links.events import NodeHello, NodeOffline, NodeOnline
-from companion.service.sensing import SensingBridge
+from companion.service.sensing import INITIAL_POURS, SensingBridge
 from companion.service.table import Service
 from companion.store.recordings import RecordingWriter, prune, recording_path
 
@@ -130,7 +130,7 @@ class HardwareTable:
             self._record_game(table.record.id)
         bridge = self.bridge
         state = bridge.session.state
-        if state.phase == "initial_pour" and bridge.session.table.started_course != state.course:
+        if state.phase in INITIAL_POURS and bridge.session.table.started_course != state.course:
             bridge.start_course()  # the previous Course was revealed: the next one begins
         return bridge
 

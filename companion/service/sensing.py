@@ -23,8 +23,8 @@ from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, Action, Mode
-from companion.core.games.goblets import shootout
-from companion.core.games.goblets.model import CHANCE_ACTIONS
+from companion.core.games.goblets import russian_model, shootout
+from companion.core.games.goblets.model import CHANCE_ACTIONS, Phase
 from companion.core.games.goblets.russian import RussianState
 from companion.core.games.goblets.sensed import Result, SensedSession
 from companion.core.games.goblets.sensed.fusion import CAMERA, DIFFERS, FusedPourOut
@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 
 CHANCE_TYPES = frozenset({*CHANCE_ACTIONS, shootout.POUR})
 """Every Raise Your Goblets chance action: drawn by the session, never by the service."""
+INITIAL_POURS = (Phase.INITIAL_POUR, russian_model.Phase.INITIAL_POUR)
+"""The phase of either sensed game (Raise Your Goblets, Russian Goblette) whose Course waits for
+its initial pour: "randomly pour 1 token into each of the Goblets" begins every Course."""
 SENSED_GAME_RULE = "The readers read only a game the Host started to be played with them."
 POUR_OUT_RULE = (
     "At the Toast each player pours their Goblet out onto their reader spot; the Host counts a "

@@ -29,6 +29,7 @@ from companion.core import registry
 from companion.core.errors import MalformedInput
 from companion.core.game import Action
 from companion.core.games.goblets.russian import GOBLETS, RussianState
+from companion.core.games.goblets.russian_model import Phase
 from companion.core.games.goblets.tokens import Token
 from companion.virtual.live import HandTable
 from companion.virtual.pour_out import gather_motions
@@ -36,8 +37,8 @@ from companion.virtual.puppet import IDLE, PATIENCE, THINK, Puppeteer, Sensed
 from companion.virtual.scenario import HOUSE_GOBLETS, Hands, Motion
 
 WEIGHTS = {
-    "turns": {"pour": 6.0, "peek": 1.0, "swap": 1.2, "pass": 0.3},
-    "toast": {"pour": 2.0, "peek": 1.2, "swap": 1.5, "pass": 2.5},
+    Phase.TURNS: {"pour": 6.0, "peek": 1.0, "swap": 1.2, "pass": 0.3},
+    Phase.TOAST: {"pour": 2.0, "peek": 1.2, "swap": 1.5, "pass": 2.5},
 }
 """How often a player picks each kind of action, in turns and as the Toast's final action."""
 TOAST_TURN = (3, 5)
@@ -75,14 +76,14 @@ class GoblettePuppeteer(Puppeteer):
         self._fixed_at: float | None = None
         self._home_since: float | None = None
         self.table = HandTable(random.Random(rng.random()), HOUSE_GOBLETS[:GOBLETS], hands)
-        if state.phase not in ("initial_pour", "over"):
+        if state.phase not in (Phase.INITIAL_POUR, Phase.OVER):
             # A game taken up mid-Course (a resumed journal): the row set out as the engine has it.
             names = self.table.names
             self.table.restore(names, {names[p]: state.goblets[p] for p in range(GOBLETS)})
             self.table.deal_screens(state.screens)
         self.aside: dict[int, str] = {}
         """Spot -> the Goblet drunk there and set aside."""
-        self._started = state.course if state.phase != "initial_pour" else 0
+        self._started = state.course if state.phase != Phase.INITIAL_POUR else 0
         self._turns = [0] * state.num_seats
         self._toast_turn = rng.randint(*TOAST_TURN)
 
@@ -99,11 +100,11 @@ class GoblettePuppeteer(Puppeteer):
             self._fix(sensed)
         elif sensed is None or self._is_caught_up(sensed):
             phase = self.engine.phase
-            if phase == "initial_pour":
+            if phase == Phase.INITIAL_POUR:
                 self._setup(sensed)
-            elif phase == "drinking":
+            elif phase == Phase.DRINKING:
                 self._drink()
-            elif phase != "over":
+            elif phase != Phase.OVER:
                 self._play()
         if self.table.t <= before:
             self.table.wait(IDLE)

@@ -57,7 +57,7 @@ from typing import Any
 
 from companion.core import registry
 from companion.core.game import CHANCE, Action
-from companion.core.games.goblets.model import Phase, Step
+from companion.core.games.goblets.model import Phase, Step, StepKind
 from companion.core.games.goblets.tokens import Token
 from companion.virtual.puppet_course import (
     IDLE,
@@ -129,7 +129,7 @@ class Puppeteer(CourseHands):
             self._shootout()
         elif engine.to_move() is CHANCE:
             self._deal(sensed)
-        elif engine.steps[0].kind == "reveal":
+        elif engine.steps[0].kind == StepKind.REVEAL:
             self._reveal(engine.steps[0].seat)
         else:
             self._play(engine.steps[0], sensed)
@@ -242,13 +242,13 @@ class Puppeteer(CourseHands):
             kinds.setdefault(action["type"], []).append(action)
         if "toast" in kinds and self._round() >= self._course.toast_round and rng.random() < 0.9:
             return kinds["toast"][0]
-        if step.kind == "toast_option":
+        if step.kind == StepKind.TOAST_OPTION:
             return kinds["defer"][0]  # not the Toast's round yet: the pair plays as normal
-        if step.kind == "ability":
+        if step.kind == StepKind.ABILITY:
             kind = rng.choices(["ability", "decline"], [1.0, 1.0])[0]
             return rng.choice(kinds.get(kind) or kinds["decline"])
         weights = dict(WEIGHTS.get(step.kind, WEIGHTS["final"]))
-        if step.kind == "turn":
+        if step.kind == StepKind.TURN:
             weights["pass"] = EARLY_PASS if engine.taken else 0.15 * EARLY_PASS
         options = [k for k in weights if k in kinds and weights[k] > 0] or ["pass"]
         kind = rng.choices(options, [weights[k] for k in options])[0]
@@ -284,7 +284,7 @@ class Puppeteer(CourseHands):
         screen = {k: n for k, n in engine.screens[place].items() if n and k in held}
         if not screen:
             return {"type": "pass", "seat": step.seat}
-        rush = step.kind == "turn" and self._round() >= self._course.toast_round - 1
+        rush = step.kind == StepKind.TURN and self._round() >= self._course.toast_round - 1
         if rush and "wine" in screen and rng.random() < 0.85:
             token = "wine"  # emptying the screen of Wine, to be allowed to Call the Toast
         else:
