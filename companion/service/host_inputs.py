@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import IllegalAction, MalformedInput
 
 TOAST_RULE = (
@@ -30,10 +31,7 @@ def host_input(sensed: Any, data: Mapping[str, Any]) -> None:
         # would have the engine say so (a rule warning), so only the caller's phone calls it.
         raise IllegalAction("a player calls the Toast from their own phone", rule=TOAST_RULE)
     elif kind == "pass":
-        seat = data.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise MalformedInput("must be a seat number", field="seat")
-        sensed.end_turn(seat)
+        sensed.end_turn(whole(data.get("seat"), "seat", "must be a seat number"))
     elif kind == "reveal":
         sensed.reveal()
     elif kind == "confirm":

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session, url_for
 
+from companion.core.checks import whole
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, PUBLIC, Mode
 from companion.store.decks import load_characters, save_characters
@@ -330,8 +331,8 @@ def camera_calibrate():
     if not isinstance(accept, bool):
         raise MalformedInput("must be true or false", field="accept_ellipse")
     seats = data.get("seats")
-    if seats is not None and (isinstance(seats, bool) or not isinstance(seats, int)):
-        raise MalformedInput("must be a number of seats (2-6)", field="seats")
+    if seats is not None:
+        whole(seats, "seats", "must be a number of seats (2-6)")
     return jsonify(camera().calibrate(accept_ellipse=accept, seats=seats))
 
 
