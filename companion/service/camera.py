@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.core.checks import is_number
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import CHANCE, HOST, Mode
 from companion.core.games.goblets.model import Phase
@@ -113,7 +114,7 @@ class CameraTable:
         clock: Callable[[], float] = time.monotonic,
         grace: float = 3.0,
     ) -> None:
-        if isinstance(rate_hz, bool) or not isinstance(rate_hz, int | float) or rate_hz <= 0:
+        if not is_number(rate_hz) or rate_hz <= 0:
             raise MalformedInput(f"must be > 0, got {rate_hz!r}", field="camera.rate_hz")
         self.service = service
         self.tap = _Tap(camera)
