@@ -52,11 +52,6 @@ class CenaOptions:
         return 1 if self.single_course else ROUNDS
 
 
-def _int(value: Any, field: str, low: int, high: int) -> int:
-    message = f"{value!r} is not a whole number from {low} to {high}"
-    return whole(value, field, message, low=low, high=high)
-
-
 def _bool(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
         raise MalformedInput(f"{value!r} is not true or false", field=field)
@@ -70,11 +65,14 @@ def parse_options(options: Mapping[str, Any]) -> CenaOptions:
     for key in options:
         if key not in KNOWN:
             raise MalformedInput(f"unknown option (known: {', '.join(KNOWN)})", field=str(key))
-    players = _int(options.get("players", 3), "players", MIN_HOUSES, MAX_HOUSES)
+    players = options.get("players", 3)
+    message = f"{players!r} is not a whole number from {MIN_HOUSES} to {MAX_HOUSES}"
+    whole(players, "players", message, low=MIN_HOUSES, high=MAX_HOUSES)
     host = options.get("host", 0)
     if host != RANDOM:
-        # `!=` first: an unhashable or odd value falls through to _int's message, naming `host`.
-        host = _int(host, "host", 0, players - 1)
+        # `!=` first: an unhashable or odd value falls through to the whole-number message.
+        message = f"{host!r} is not a whole number from 0 to {players - 1}"
+        whole(host, "host", message, low=0, high=players - 1)
     orientation = options.get("orientation", ORIENTATIONS[0])
     if orientation not in ORIENTATIONS:
         raise MalformedInput(
