@@ -5,99 +5,67 @@ journal or a chance draw. :func:`parse` checks its whole shape there -- the outl
 a known type with only its own fields, :func:`~companion.core.game.action_type`) and every
 field's value: a Toast card's name, a House of this table, a list where a list is due -- and
 returns one of the frozen, slotted dataclasses below, so the rules (:mod:`.state`) read typed
-fields and never a dict. ``wire()`` gives the dict back: the journal and the legal-action lists
-stay exactly the JSON docs/cena.md describes. What depends on the game in progress (which cards
-a hand holds, how many a deal gives) is the rules' to check.
+fields and never a dict. ``wire()`` (:class:`~companion.core.action_values.ActionValue`) gives
+the dict back: the journal and the legal-action lists stay exactly the JSON docs/cena.md
+describes. What depends on the game in progress (which cards a hand holds, how many a deal
+gives) is the rules' to check.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
+from companion.core.action_values import ActionValue
 from companion.core.checks import is_whole, whole
 from companion.core.errors import MalformedInput
 from companion.core.game import action_type
 from companion.core.games.cena.cards import Card, parse_card
 
-FIELDS: dict[str, tuple[str, ...]] = {
-    "poisons": ("pile",),
-    "first_host": ("house",),
-    "deal": ("hands", "set_aside"),
-    "reveal_poison": (),
-    "welcome": ("cards",),
-    "play": ("card", "house"),
-}
-"""Each action type and the fields it may carry."""
-
 
 @dataclass(frozen=True, slots=True)
-class Poisons:
+class Poisons(ActionValue):
     """Setup's chance: "Shuffle the poison cards, draw three, and form a pile" (numbers, the
     top first)."""
 
     TYPE: ClassVar[str] = "poisons"
     pile: tuple[int, ...]
 
-    def wire(self) -> dict[str, Any]:
-        """The pile as JSON."""
-        return {"type": self.TYPE, "pile": list(self.pile)}
-
 
 @dataclass(frozen=True, slots=True)
-class FirstHost:
+class FirstHost(ActionValue):
     """Setup's chance with no evidence: the House drawn to be the first Host."""
 
     TYPE: ClassVar[str] = "first_host"
     house: int
 
-    def wire(self) -> dict[str, Any]:
-        """The draw as JSON."""
-        return {"type": self.TYPE, "house": self.house}
-
 
 @dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(ActionValue):
     """A round's chance: each House's hand (card names, House 0 first) and the cards set aside."""
 
     TYPE: ClassVar[str] = "deal"
     hands: tuple[tuple[str, ...], ...]
     set_aside: tuple[str, ...]
 
-    def wire(self) -> dict[str, Any]:
-        """The deal as JSON."""
-        return {
-            "type": self.TYPE,
-            "hands": [list(hand) for hand in self.hands],
-            "set_aside": list(self.set_aside),
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class RevealPoison:
+class RevealPoison(ActionValue):
     """ "The Host House reveals the top card of the poison pile"."""
 
     TYPE: ClassVar[str] = "reveal_poison"
 
-    def wire(self) -> dict[str, Any]:
-        """The reveal as JSON."""
-        return {"type": self.TYPE}
-
 
 @dataclass(frozen=True, slots=True)
-class Welcome:
+class Welcome(ActionValue):
     """The House to move places these cards (names, as given) face up in front of itself."""
 
     TYPE: ClassVar[str] = "welcome"
     cards: tuple[str, ...]
 
-    def wire(self) -> dict[str, Any]:
-        """The choice as JSON."""
-        return {"type": self.TYPE, "cards": list(self.cards)}
-
 
 @dataclass(frozen=True, slots=True)
-class Play:
+class Play(ActionValue):
     """The House to move plays ``card`` in front of House ``house`` (maybe its own)."""
 
     TYPE: ClassVar[str] = "play"
@@ -111,6 +79,9 @@ class Play:
 
 CenaAction = Poisons | FirstHost | Deal | RevealPoison | Welcome | Play
 """Any one of Cena's actions."""
+
+FIELDS: dict[str, tuple[str, ...]] = {kind.TYPE: kind.__slots__ for kind in get_args(CenaAction)}
+"""Each action type and the fields it may carry (the dataclass's, in order)."""
 
 
 def _cards(value: Any, field: str, message: str) -> tuple[str, ...]:

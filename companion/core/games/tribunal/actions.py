@@ -4,40 +4,29 @@ An action arrives as JSON (``{"type": "verdict", "verdict": "guilty"}``) from a 
 journal or a chance draw. :func:`parse` checks its whole shape there -- the outline (an object of
 a known type with only its own fields, :func:`~companion.core.game.action_type`) and every
 field's value -- and returns one of the frozen, slotted dataclasses below, so the rules
-(:mod:`.state`) read typed fields and never a dict. ``wire()`` gives the dict back: the journal
-and the legal-action lists stay exactly the JSON they always were (docs/rules-notes.md, "The Gods
-Will Have Blood: the courtroom"). A bound that depends on the game in progress (which cases are
-being heard) is the rules' to check.
+(:mod:`.state`) read typed fields and never a dict. ``wire()``
+(:class:`~companion.core.action_values.ActionValue`) gives the dict back: the journal and the
+legal-action lists stay exactly the JSON they always were (docs/rules-notes.md, "The Gods Will
+Have Blood: the courtroom"). A bound that depends on the game in progress (which cases are being
+heard) is the rules' to check.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
+from companion.core.action_values import ActionValue
 from companion.core.checks import whole
 from companion.core.errors import MalformedInput
 from companion.core.game import action_type
 from companion.core.games.tribunal.cards import BUTTON_MAX, parse_effect
 from companion.core.games.tribunal.pool import COLOURS, check_verdict
 
-FIELDS: dict[str, tuple[str, ...]] = {
-    "shuffle": ("set_aside", "deck"),
-    "hear": (),
-    "name_card": ("case", "card"),
-    "verdict": ("verdict",),
-    "draw": ("cube",),
-    "sentence": ("card",),
-    "effect": ("effect", "n"),
-    "undo": (),
-    "end_sentence": (),
-}
-"""Each action type and the fields it may carry."""
-
 
 @dataclass(frozen=True, slots=True)
-class Shuffle:
+class Shuffle(ActionValue):
     """Setup's chance: "Randomly set aside 12 and shuffle the remaining 21 red cards with the 3
     blue to form the Accused Deck" (names, the deck's top first)."""
 
@@ -45,73 +34,49 @@ class Shuffle:
     set_aside: tuple[str, ...]
     deck: tuple[str, ...]
 
-    def wire(self) -> dict[str, Any]:
-        """The shuffle as JSON."""
-        return {"type": self.TYPE, "set_aside": list(self.set_aside), "deck": list(self.deck)}
-
 
 @dataclass(frozen=True, slots=True)
-class Hear:
+class Hear(ActionValue):
     """ "Each turn, read the description provided on the top Accused Card"."""
 
     TYPE: ClassVar[str] = "hear"
 
-    def wire(self) -> dict[str, Any]:
-        """The hearing as JSON."""
-        return {"type": self.TYPE}
-
 
 @dataclass(frozen=True, slots=True)
-class NameCard:
+class NameCard(ActionValue):
     """With a stored deck: the card turned up for case ``case`` (0-based) is ``card``."""
 
     TYPE: ClassVar[str] = "name_card"
     case: int
     card: str
 
-    def wire(self) -> dict[str, Any]:
-        """The naming as JSON."""
-        return {"type": self.TYPE, "case": self.case, "card": self.card}
-
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(ActionValue):
     """ "You must then decide on your verdict": ``"guilty"`` or ``"not_guilty"``."""
 
     TYPE: ClassVar[str] = "verdict"
     verdict: str
 
-    def wire(self) -> dict[str, Any]:
-        """The verdict as JSON."""
-        return {"type": self.TYPE, "verdict": self.verdict}
-
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(ActionValue):
     """One cube drawn from the Judgment Pool (chance): ``"red"``, ``"white"`` or ``"blue"``."""
 
     TYPE: ClassVar[str] = "draw"
     cube: str
 
-    def wire(self) -> dict[str, Any]:
-        """The draw as JSON."""
-        return {"type": self.TYPE, "cube": self.cube}
-
 
 @dataclass(frozen=True, slots=True)
-class Sentence:
+class Sentence(ActionValue):
     """Two cases heard: the one whose sentence is carried out next ("in any order")."""
 
     TYPE: ClassVar[str] = "sentence"
     card: str
 
-    def wire(self) -> dict[str, Any]:
-        """The choice as JSON."""
-        return {"type": self.TYPE, "card": self.card}
-
 
 @dataclass(frozen=True, slots=True)
-class Effect:
+class Effect(ActionValue):
     """One effect of the sentence carried out: its kind and amount (``n``, 1 when omitted)."""
 
     TYPE: ClassVar[str] = "effect"
@@ -123,35 +88,28 @@ class Effect:
         """``(effect, n)``, as a card prints it and the sentence records it done."""
         return self.effect, self.n
 
-    def wire(self) -> dict[str, Any]:
-        """The effect as JSON."""
-        return {"type": self.TYPE, "effect": self.effect, "n": self.n}
-
 
 @dataclass(frozen=True, slots=True)
-class Undo:
+class Undo(ActionValue):
     """A mis-tapped effect taken back."""
 
     TYPE: ClassVar[str] = "undo"
 
-    def wire(self) -> dict[str, Any]:
-        """The undo as JSON."""
-        return {"type": self.TYPE}
-
 
 @dataclass(frozen=True, slots=True)
-class EndSentence:
+class EndSentence(ActionValue):
     """ "End of sentence": the effects are carried out (or the game is lost)."""
 
     TYPE: ClassVar[str] = "end_sentence"
 
-    def wire(self) -> dict[str, Any]:
-        """The end of the sentence as JSON."""
-        return {"type": self.TYPE}
-
 
 TribunalAction = Shuffle | Hear | NameCard | Verdict | Draw | Sentence | Effect | Undo | EndSentence
 """Any one of the courtroom's actions."""
+
+FIELDS: dict[str, tuple[str, ...]] = {
+    kind.TYPE: kind.__slots__ for kind in get_args(TribunalAction)
+}
+"""Each action type and the fields it may carry (the dataclass's, in order)."""
 
 
 def _card(value: Any, field: str) -> str:
