@@ -76,7 +76,7 @@ def test_the_table_chooses_when_pours_are_attributed_and_whether_the_pourer_is_s
     assert state.redact(action, PUBLIC) == action
     steps, _ = played("goblets", {"players": 5, "characters": [], "show_pourer": False}, 3)
     state, action = first(steps, "pour")
-    assert state.redact(action, PUBLIC) == {"type": "pour", "goblet": action["goblet"]}
+    assert state.redact(action, PUBLIC) == {"type": "pour", "place": action["place"]}
     with pytest.raises(ValueError, match="pour_attribution"):
         GOBLETS.new_state({"players": 5, "pour_attribution": "always"})
 

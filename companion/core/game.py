@@ -211,6 +211,12 @@ class Game(ABC):
         """Option sets the shared conformance suite plays (every player count and variant)."""
         return [{}]
 
+    def upgraded(self, action: Action) -> Action:
+        """A journaled ``action`` as this version names it: a game whose action vocabulary
+        changed renames an old journal's fields here, at the one door where a stored action is
+        read (:func:`companion.core.journal.upgraded_entries`). Unchanged by default."""
+        return action
+
 
 def action_type(action: Any, fields: Mapping[str, tuple[str, ...]]) -> str:
     """The type of ``action``, once its outline is checked against ``fields``.

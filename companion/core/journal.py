@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.core import registry
@@ -75,15 +75,33 @@ class Journal:
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Journal:
-        """Parse a journal written by :meth:`to_json`."""
+        """Parse a journal written by :meth:`to_json` (by this version or an older one: its
+        actions are upgraded, :func:`upgraded_entries`)."""
         try:
-            return Journal(
-                game=str(data["game"]),
-                options=dict(data.get("options", {})),
-                entries=[Entry.from_json(entry) for entry in data["entries"]],
-            )
+            game = str(data["game"])
+            entries = [Entry.from_json(entry) for entry in data["entries"]]
+            options = dict(data.get("options", {}))
         except (KeyError, TypeError) as error:
             raise MalformedInput(f"bad journal: {error}", field="journal") from None
+        # A journal exported by an older version replays as it was played.
+        return Journal(game, options, upgraded_entries(game, entries))
+
+
+def upgraded_entries(game: str, entries: list[Entry]) -> list[Entry]:
+    """``entries`` of a journal of ``game`` as read from storage, each action named as this
+    version names it (:meth:`companion.core.game.Game.upgraded`): the one upgrade, applied by
+    every door a stored action comes in by (the SQLite store, :meth:`Journal.from_json`). An
+    entry already current is kept as it is; a game this version does not know has nothing to
+    upgrade (it cannot be replayed either)."""
+    known = registry.load_all().get(game)
+    if known is None:
+        return list(entries)
+    upgrade = known.upgraded
+    out = []
+    for entry in entries:
+        action = upgrade(entry.action)
+        out.append(entry if action is entry.action else replace(entry, action=action))
+    return out
 
 
 def replay(journal: Journal) -> tuple[GameState, list[Event]]:

@@ -28,7 +28,7 @@ from typing import Any
 
 from companion.core.errors import MalformedInput
 from companion.core.game import Action, Mode
-from companion.core.journal import Entry, Journal
+from companion.core.journal import Entry, Journal, upgraded_entries
 from companion.store.records import (
     PLAYS,
     UNDO,
@@ -261,16 +261,20 @@ class JournalStore:
         return self._record(rows[0]) if rows else None
 
     def entries(self, game_id: int) -> list[Entry]:
-        """Every entry of game ``game_id`` in order, undo entries included."""
+        """Every entry of game ``game_id`` in order, undo entries included, each action named as
+        this version names it: a game journaled by an older version is upgraded as it is read
+        (:func:`companion.core.journal.upgraded_entries`; the rows stay as they were written)."""
         check_id(game_id)
         rows = self._read(
             "SELECT seq, t, mode, action, actor FROM entries WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        return [
+        entries = [
             Entry(seq=seq, t=t, mode=Mode(mode), action=json.loads(action), actor=actor)
             for seq, t, mode, action, actor in rows
         ]
+        game = self._read("SELECT game FROM games WHERE id = ?", (game_id,))
+        return upgraded_entries(game[0][0], entries) if game else entries
 
     def journal(self, game_id: int) -> Journal:
         """The whole recorded journal of ``game_id`` (undo entries included)."""

@@ -151,7 +151,7 @@ class GoblettePuppeteer(Puppeteer):
         table.deal_screens(engine.screens)
         table.wait(table.hands.start)
         for spot in self.rng.sample(range(GOBLETS), GOBLETS):
-            kind = Token(action["goblets"][spot])
+            kind = Token(action["tokens"][spot])
             table.pour(spot, table.take(kind), kind)
             table.wait(table.span(table.hands.initial))
         self._apply(action)
@@ -176,11 +176,11 @@ class GoblettePuppeteer(Puppeteer):
         table.wait(table.span(THINK))
         kind = action["type"]
         if kind == "pour":
-            table.pour_screen(seat, action["token"], action["goblet"])
+            table.pour_screen(seat, action["token"], action["place"])
         elif kind == "peek":
-            table.peek(action["goblet"])  # lifted, looked into, put back
+            table.peek(action["place"])  # lifted, looked into, put back
         elif kind == "swap":
-            table.swap(*action["goblets"])
+            table.swap(*action["places"])
         else:
             self._tap(kind, seat)  # pass or toast: a phone
         self._turns[seat] += 1
@@ -208,7 +208,7 @@ class GoblettePuppeteer(Puppeteer):
             token = "wine"  # emptying the screen of Wine, to be allowed to Call the Toast
         else:
             token = rng.choices(list(screen), list(screen.values()))[0]
-        return {"type": "pour", "seat": seat, "token": token, "goblet": rng.randrange(GOBLETS)}
+        return {"type": "pour", "seat": seat, "token": token, "place": rng.randrange(GOBLETS)}
 
     def _drink(self) -> None:
         """The drinker pours the chosen Goblet out on its spot and sets it aside."""
@@ -218,7 +218,7 @@ class GoblettePuppeteer(Puppeteer):
             self._clear_spots()  # the last drinker took their tokens
         action = self.rng.choice(engine.legal_actions())
         table.wait(table.span(THINK))
-        spot = action["goblet"]
+        spot = action["place"]
         self.aside[spot] = table.layout[spot]
         table.pour_out(spot)
         self._apply(action)

@@ -206,7 +206,7 @@ class Puppeteer(CourseHands):
         table.wait(table.span(THINK))
         kind, place = action["type"], step.place
         if kind == "pour":
-            table.pour_screen(place, action["token"], action["goblet"])
+            table.pour_screen(place, action["token"], action["place"])
         elif kind == "peek":
             table.peek(place)  # "Look into Your Goblet": lifted and put back
         elif kind == "rotate":
@@ -264,12 +264,12 @@ class Puppeteer(CourseHands):
         card = next(c for c in self.engine.opts.characters if c.name == action["card"])
         table.wait(table.span(table.hands.pause))  # at once: the ability is under way
         if card.effect == "peek_any":
-            table.peek(action["goblet"])
+            table.peek(action["place"])
         elif card.effect == "take_token":
             kind = Token(card.token)
             table.screens[place].append((table.take(kind), kind))
         else:
-            p, q = action["goblets"]
+            p, q = action["places"]
             if action.get("coasters"):
                 table.exchange_coasters(p, q, swap=bool(action.get("swap")))
             else:
@@ -291,9 +291,9 @@ class Puppeteer(CourseHands):
             token = rng.choices(list(screen), list(screen.values()))[0]
         others = [p for p in range(places) if p != place]
         if token in ("poison", "ogre_poison"):
-            goblet = rng.choice(others) if rng.random() < 0.85 else place
+            into = rng.choice(others) if rng.random() < 0.85 else place
         elif token in ("antidote", "unicorn_antidote"):
-            goblet = place if rng.random() < 0.6 else rng.choice(others)
+            into = place if rng.random() < 0.6 else rng.choice(others)
         else:
-            goblet = rng.randrange(places)
-        return {"type": "pour", "seat": step.seat, "goblet": goblet, "token": token}
+            into = rng.randrange(places)
+        return {"type": "pour", "seat": step.seat, "place": into, "token": token}

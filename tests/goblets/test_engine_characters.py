@@ -114,7 +114,7 @@ def test_averted_eyes_swap_and_or_exchange_coasters_once_per_course():
         "type": "ability",
         "seat": 1,
         "card": "Averted Eyes",
-        "goblets": [0, 2],
+        "places": [0, 2],
         "swap": True,
         "coasters": True,
     }
@@ -129,7 +129,7 @@ def test_averted_eyes_swap_and_or_exchange_coasters_once_per_course():
     assert public == [{"event": "ability", "seat": 1, "card": "Averted Eyes", "averted": True}]
     assert state.to_move() == 1 and state.taken == 0  # free: still two actions
     with pytest.raises(IllegalAction) as error:
-        state.apply({**action, "goblets": [1, 3]})
+        state.apply({**action, "places": [1, 3]})
     assert error.value.rule == rules.ONCE_PER_COURSE
 
 
@@ -137,7 +137,7 @@ def test_swap_alone_and_coaster_exchange_alone_look_the_same():
     """With eyes averted, the table sees only where the rings stand afterwards."""
     swapped = game([filler(1, "Guest")[0], EYES])
     exchanged = game([filler(1, "Guest")[0], EYES])
-    base = {"type": "ability", "seat": 1, "card": "Averted Eyes", "goblets": [0, 3]}
+    base = {"type": "ability", "seat": 1, "card": "Averted Eyes", "places": [0, 3]}
     swapped.apply({**base, "swap": True, "coasters": False})
     exchanged.apply({**base, "swap": False, "coasters": True})
     assert swapped.view(PUBLIC) == exchanged.view(PUBLIC)
@@ -159,7 +159,7 @@ def test_own_turn_ability_cannot_be_used_in_the_toast_phase():
                 "type": "ability",
                 "seat": 1,
                 "card": "Averted Eyes",
-                "goblets": [0, 2],
+                "places": [0, 2],
                 "swap": True,
                 "coasters": False,
             }
@@ -176,7 +176,7 @@ def test_course_start_abilities_from_the_host_clockwise():
     while state.stage == "course_start":
         order.append(state.to_move())
         if state.to_move() == 3:
-            act(state, "ability", card="Spy 3", goblet=1)
+            act(state, "ability", card="Spy 3", place=1)
         else:
             act(state, "decline")
     assert order == [2, 3, 0, 1]
@@ -253,7 +253,7 @@ def test_take_token_puts_a_special_token_into_play():
     assert events == [{"event": "ability", "seat": 1, "card": "Ogre", "token": "ogre_poison"}]
     assert state.screens[1]["ogre_poison"] == 1
     assert tokens_total(state)["ogre_poison"] == 1
-    act(state, "pour", goblet=2, token="ogre_poison")
+    act(state, "pour", place=2, token="ogre_poison")
     assert state.contents_at(2) == {"poison": 1, "ogre_poison": 1}
     passes(state, 3)
     with pytest.raises(IllegalAction):  # the pool has no second Ogre Poison

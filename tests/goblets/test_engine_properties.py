@@ -148,7 +148,9 @@ TYPES = st.sampled_from(
 KEYS = st.sampled_from(
     [
         "seat",
-        "goblet",
+        "place",
+        "places",
+        "goblet",  # the old names of a place: refused as MalformedInput
         "token",
         "direction",
         "with",

@@ -21,7 +21,7 @@ def warnings(events):
 def test_legal_sensed_actions_apply_without_warning():
     """A sensed action that keeps the rules is applied like an enforced one."""
     state = start(4)
-    events = act(state, "pour", 1, REC, goblet=0, token="wine")
+    events = act(state, "pour", 1, REC, place=0, token="wine")
     assert not warnings(events)
     assert state.contents_at(0) == {"antidote": 1, "wine": 1}
 
@@ -60,24 +60,24 @@ def test_pour_of_a_token_not_behind_the_screen_is_warned_and_conserved():
     pool, with a warning, and the 52 tokens are still all accounted for."""
     state = start(4)
     before = tokens_total(state)
-    events = act(state, "pour", 1, REC, goblet=2, token="ogre_poison")
+    events = act(state, "pour", 1, REC, place=2, token="ogre_poison")
     assert [w["rule"] for w in warnings(events)] == [rules.POUR]
     assert state.contents_at(2) == {"poison": 1, "ogre_poison": 1}
     assert tokens_total(state) == before
     assert "ogre" not in json.dumps(state.view(PUBLIC))  # the warning does not say what
     with pytest.raises(AmbiguousObservation):
-        act(state, "pour", 1, REC, goblet=2, token="ogre_poison")
+        act(state, "pour", 1, REC, place=2, token="ogre_poison")
 
 
 def test_pour_by_an_unseen_seat():
     """A pour whose pourer was not seen is the current player's when their screen had it."""
     state = start(4)
-    events = state.apply({"type": "pour", "seat": None, "goblet": 3, "token": "poison"}, REC)
+    events = state.apply({"type": "pour", "seat": None, "place": 3, "token": "poison"}, REC)
     assert not warnings(events)
     assert state.screens[1]["poison"] == 1
     assert state.taken == 1
     with pytest.raises(Exception) as error:
-        state.apply({"type": "pour", "seat": None, "goblet": 3, "token": "poison"})
+        state.apply({"type": "pour", "seat": None, "place": 3, "token": "poison"})
     assert error.type.__name__ == "MalformedInput"
 
 
@@ -118,10 +118,10 @@ def test_sensed_course_runs_to_the_reveal():
     """A whole sensed Course: turns inferred from who acts, the Toast Phase, the reveal."""
     state = start(4, hidden_vp=False)
     for seat in (1, 2, 3, 0):
-        act(state, "pour", seat, REC, goblet=seat, token="wine")
-        act(state, "pour", seat, REC, goblet=seat, token="wine")
+        act(state, "pour", seat, REC, place=seat, token="wine")
+        act(state, "pour", seat, REC, place=seat, token="wine")
     for seat in (1, 2, 3, 0):
-        act(state, "pour", seat, REC, goblet=seat, token="wine")
+        act(state, "pour", seat, REC, place=seat, token="wine")
     passes(state, 0)
     events = act(state, "toast", 2, REC)
     assert not warnings(events)
@@ -154,7 +154,7 @@ def test_sensed_reveal_counts_win_over_the_tracked_pours():
     events = act(state, "reveal", 1, REC, goblets=counts)
     corrected = [e for e in events if e["event"] == "reveal_corrected"]
     assert corrected == [
-        {"event": "reveal_corrected", "goblet": 2, "tracked": {"poison": 1}, "sensed": {"wine": 2}}
+        {"event": "reveal_corrected", "place": 2, "tracked": {"poison": 1}, "sensed": {"wine": 2}}
     ]
     revealed = next(e for e in events if e["event"] == "revealed")
     assert not revealed["places"][2]["poisoned"]

@@ -16,19 +16,19 @@ def test_your_goblet_is_the_one_in_front_of_you_regardless_of_its_ring():
     act(state, "swap", **{"with": 2})
     act(state, "peek")
     peek = state.view(Viewer.seat(1))["you"]["peeks"][0]
-    assert peek["goblet"] == 1 and peek["ring"] == "aconitiers"
+    assert peek["place"] == 1 and peek["ring"] == "aconitiers"
     assert peek["contents"] == {"poison": 1}
 
 
 def test_private_events_reach_only_their_seat():
     """Secrets leave only through views: a pour's kind and a peek's contents go to one seat."""
     state = start(4)
-    events = act(state, "pour", goblet=0, token="poison") + act(state, "peek")
+    events = act(state, "pour", place=0, token="poison") + act(state, "peek")
     assert "poison" not in json.dumps(events_for(events, PUBLIC))
     assert "poison" not in json.dumps(events_for(events, HOST))
     assert "poison" not in json.dumps(events_for(events, Viewer.seat(2)))
     mine = events_for(events, Viewer.seat(1))
-    assert {"event": "poured", "to": 1, "goblet": 0, "token": "poison"} in mine
+    assert {"event": "poured", "to": 1, "place": 0, "token": "poison"} in mine
     assert any(e["event"] == "peeked" for e in mine)
 
 
@@ -58,7 +58,7 @@ def test_pour_alternatives_hide_the_kind_from_everyone_but_the_screen():
     """ "Secretly place one of the tokens": others could not tell which kind it was."""
     state = start(8)
     act(state, "defer")
-    pour = {"type": "pour", "seat": 2, "goblet": 0, "token": "wine"}
+    pour = {"type": "pour", "seat": 2, "place": 0, "token": "wine"}
     kinds = {a["token"] for a in state.hidden_alternatives(pour, PUBLIC)}
     assert kinds == {"poison", "antidote"}
     assert state.hidden_alternatives(pour, Viewer.seat(2)) == []

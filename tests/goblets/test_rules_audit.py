@@ -390,7 +390,7 @@ def test_the_course_ends_and_the_next_repeats_the_appetizers():
 def russian(players=2, host=1, pour=("wine", "wine", "wine", "poison", "poison", "antidote")):
     """A Russian Goblette game after the initial pour (row positions 0-5)."""
     state = new_russian_state({"players": players, "host": host})
-    state.apply({"type": "initial_pour", "goblets": list(pour)})
+    state.apply({"type": "initial_pour", "tokens": list(pour)})
     return state
 
 
@@ -401,10 +401,10 @@ def test_russian_six_goblets_in_a_row_out_of_sight():
         state = russian(players)
         for viewer in viewers(state):
             goblets = state.view(viewer)["goblets"]
-            assert [g["position"] for g in goblets] == list(range(6))
+            assert [g["place"] for g in goblets] == list(range(6))
             assert all(g["revealed"] is None for g in goblets)  # nobody sees inside
     # A row, not a circle: nothing moves all the Goblets round; a Swap may pick the two ends.
-    swaps = [a["goblets"] for a in state.legal_actions() if a["type"] == "swap"]
+    swaps = [a["places"] for a in state.legal_actions() if a["type"] == "swap"]
     assert [0, 5] in swaps and len(swaps) == 15
 
 
@@ -416,10 +416,10 @@ def test_russian_actions_like_normal_but_rotate_and_swap():
     assert {a["type"] for a in state.legal_actions()} == {"pour", "peek", "swap", "pass"}
     with pytest.raises(IllegalAction):
         state.apply({"type": "rotate", "seat": 0, "direction": "clockwise"})
-    state.apply({"type": "swap", "seat": 0, "goblets": [3, 5]})  # neither is "Their Goblet"
-    state.apply({"type": "peek", "seat": 1, "goblet": 3})
+    state.apply({"type": "swap", "seat": 0, "places": [3, 5]})  # neither is "Their Goblet"
+    state.apply({"type": "peek", "seat": 1, "place": 3})
     assert state.view(Viewer.seat(1))["peeks"][-1]["contents"] == {"antidote": 1}
-    state.apply({"type": "pour", "seat": 0, "token": "poison", "goblet": 0})  # like normal
+    state.apply({"type": "pour", "seat": 0, "token": "poison", "place": 0})  # like normal
     assert state.view(Viewer.seat(0))["screen"]["poison"] == 1
 
 
@@ -428,11 +428,11 @@ def test_russian_drinking_until_every_goblet_is_chosen():
     wins the round), or until all of the Goblets have been chosen." """
     state = russian()  # Host 1: seat 0 starts; Poison at 3 and 4, Antidote at 5
     for action in (
-        {"type": "pour", "seat": 0, "token": "wine", "goblet": 1},
-        {"type": "pour", "seat": 1, "token": "antidote", "goblet": 3},
-        {"type": "pour", "seat": 0, "token": "wine", "goblet": 1},
-        {"type": "pour", "seat": 1, "token": "antidote", "goblet": 4},
-        {"type": "pour", "seat": 0, "token": "wine", "goblet": 1},
+        {"type": "pour", "seat": 0, "token": "wine", "place": 1},
+        {"type": "pour", "seat": 1, "token": "antidote", "place": 3},
+        {"type": "pour", "seat": 0, "token": "wine", "place": 1},
+        {"type": "pour", "seat": 1, "token": "antidote", "place": 4},
+        {"type": "pour", "seat": 0, "token": "wine", "place": 1},
         {"type": "pass", "seat": 1},
         {"type": "toast", "seat": 0},
         {"type": "pass", "seat": 1},
@@ -444,7 +444,7 @@ def test_russian_drinking_until_every_goblet_is_chosen():
     for goblet in (1, 0, 3, 2, 4, 5):  # every Goblet is safe now: nobody is eliminated
         assert state.phase == "drinking"
         drinkers.append(state.to_move())
-        events = state.apply({"type": "drink", "seat": state.to_move(), "goblet": goblet})
+        events = state.apply({"type": "drink", "seat": state.to_move(), "place": goblet})
     assert drinkers == [1, 0, 1, 0, 1, 0]
     over = next(e for e in events if e["event"] == "course_over")
     assert over["survivors"] == [0, 1]

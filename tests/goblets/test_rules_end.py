@@ -15,10 +15,10 @@ TIE_TARGETS = ["aconitiers", "de_miceti", "wespendorf", "mctoadery"]
 
 
 def play_tie(state):
-    act(state, "pour", goblet=0, token="wine")
-    act(state, "pour", goblet=0, token="wine")
+    act(state, "pour", place=0, token="wine")
+    act(state, "pour", place=0, token="wine")
     passes(state, 3)
-    act(state, "pour", goblet=3, token="wine")
+    act(state, "pour", place=3, token="wine")
     act(state, "pass")
     passes(state, 3)
     act(state, "toast")
@@ -49,10 +49,10 @@ def test_the_player_with_the_most_vp_wins():
     """ "At the end of the third Course, the game is over: the player with the most Victory Points
     is the winner!" """
     state = start(4, courses=1)
-    act(state, "pour", goblet=3, token="wine")
-    act(state, "pour", goblet=3, token="wine")
+    act(state, "pour", place=3, token="wine")
+    act(state, "pour", place=3, token="wine")
     passes(state, 3)
-    act(state, "pour", goblet=3, token="wine")
+    act(state, "pour", place=3, token="wine")
     act(state, "pass")
     passes(state, 3)
     act(state, "toast")

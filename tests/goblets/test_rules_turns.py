@@ -31,7 +31,7 @@ def test_pour_places_a_token_from_behind_your_screen_into_any_goblet():
     """Pour: "Secretly place one of the tokens from behind your screen into any Goblet (not just
     your own)." """
     state = start(4)
-    act(state, "pour", goblet=3, token="poison")
+    act(state, "pour", place=3, token="poison")
     assert state.screens[1] == {"wine": 3, "poison": 1, "antidote": 2}
     assert state.contents_at(3) == {"wine": 1, "poison": 1}
 
@@ -39,19 +39,19 @@ def test_pour_places_a_token_from_behind_your_screen_into_any_goblet():
 def test_pour_needs_the_token_behind_your_screen():
     """Pour takes "one of the tokens from behind your screen": none left, no pour."""
     state = start(4)
-    act(state, "pour", goblet=0, token="poison")
-    act(state, "pour", goblet=0, token="poison")
+    act(state, "pour", place=0, token="poison")
+    act(state, "pour", place=0, token="poison")
     passes(state, 3)
-    refused(state, {"type": "pour", "seat": 1, "goblet": 0, "token": "poison"}, rules.POUR)
-    refused(state, {"type": "pour", "seat": 1, "goblet": 0, "token": "ogre_poison"}, rules.POUR)
+    refused(state, {"type": "pour", "seat": 1, "place": 0, "token": "poison"}, rules.POUR)
+    refused(state, {"type": "pour", "seat": 1, "place": 0, "token": "ogre_poison"}, rules.POUR)
 
 
 def test_pour_is_secret_nobody_else_sees_the_kind():
     """ "Secretly place one of the tokens" -- the table sees who poured where, not what."""
     state = start(4)
-    events = act(state, "pour", goblet=2, token="antidote")
+    events = act(state, "pour", place=2, token="antidote")
     public = [e for e in events if "to" not in e]
-    assert public == [{"event": "pour", "goblet": 2, "ring": "aconitiers", "seat": 1}]
+    assert public == [{"event": "pour", "place": 2, "ring": "aconitiers", "seat": 1}]
     assert "antidote" not in json.dumps(state.view(PUBLIC))
     assert "antidote" not in json.dumps(state.view(Viewer.seat(2))["places"])
     assert state.view(Viewer.seat(1))["you"]["screen"]["antidote"] == 1
@@ -61,9 +61,9 @@ def test_pour_is_secret_nobody_else_sees_the_kind():
 def test_show_pourer_false_hides_who_poured():
     """The table option ``show_pourer``: false hides who poured (never what)."""
     state = start(4, show_pourer=False)
-    events = act(state, "pour", goblet=2, token="wine")
+    events = act(state, "pour", place=2, token="wine")
     assert [e for e in events if "to" not in e] == [
-        {"event": "pour", "goblet": 2, "ring": "aconitiers"}
+        {"event": "pour", "place": 2, "ring": "aconitiers"}
     ]
 
 
@@ -74,7 +74,7 @@ def test_peek_shows_your_goblet_only_to_you():
     act(state, "peek")
     mine = state.view(Viewer.seat(1))["you"]["peeks"]
     assert mine == [
-        {"course": 1, "turn": 1, "goblet": 1, "ring": "mctoadery", "contents": {"poison": 1}}
+        {"course": 1, "turn": 1, "place": 1, "ring": "mctoadery", "contents": {"poison": 1}}
     ]
     for viewer in (PUBLIC, HOST, Viewer.seat(0), Viewer.seat(2)):
         assert "contents" not in json.dumps(state.view(viewer))
@@ -146,10 +146,10 @@ def test_unknown_action_is_malformed():
         state.apply({"type": "dance", "seat": 1})
     assert error.value.field == "type"
     with pytest.raises(MalformedInput) as error:
-        state.apply({"type": "pour", "seat": 1, "goblet": 9, "token": "wine"})
-    assert error.value.field == "goblet"
+        state.apply({"type": "pour", "seat": 1, "place": 9, "token": "wine"})
+    assert error.value.field == "place"
     with pytest.raises(MalformedInput) as error:
-        state.apply({"type": "pour", "seat": 1, "goblet": 0, "token": "milk"})
+        state.apply({"type": "pour", "seat": 1, "place": 0, "token": "milk"})
     assert error.value.field == "token"
     with pytest.raises(MalformedInput):
         state.apply(["pour"])
@@ -157,10 +157,10 @@ def test_unknown_action_is_malformed():
 
 def empty_wine(state, seat_goblet=3):
     """Seat 1 pours its 3 Wine into the Goblet at ``seat_goblet`` over two turns."""
-    act(state, "pour", goblet=seat_goblet, token="wine")
-    act(state, "pour", goblet=seat_goblet, token="wine")
+    act(state, "pour", place=seat_goblet, token="wine")
+    act(state, "pour", place=seat_goblet, token="wine")
     passes(state, 3)
-    act(state, "pour", goblet=seat_goblet, token="wine")
+    act(state, "pour", place=seat_goblet, token="wine")
     act(state, "pass")
     passes(state, 3)
 
@@ -170,10 +170,10 @@ def test_toast_only_with_no_wine_behind_the_screen_at_the_start_of_the_turn():
     turn." """
     state = start(4)
     refused(state, {"type": "toast", "seat": 1}, rules.TOAST)
-    act(state, "pour", goblet=3, token="wine")
-    act(state, "pour", goblet=3, token="wine")
+    act(state, "pour", place=3, token="wine")
+    act(state, "pour", place=3, token="wine")
     passes(state, 3)
-    act(state, "pour", goblet=3, token="wine")  # no Wine left now, but there was at the start
+    act(state, "pour", place=3, token="wine")  # no Wine left now, but there was at the start
     refused(state, {"type": "toast", "seat": 1}, rules.TOAST)
     act(state, "pass")
     passes(state, 3)

@@ -100,7 +100,7 @@ def drain_pair_wine(state):
         if state.steps[0].kind == "toast_option":
             act(state, "defer")
         elif state.to_move() == 2:
-            act(state, "pour", goblet=0, token="wine")
+            act(state, "pour", place=0, token="wine")
         else:
             act(state, "pass")
     while not (state.steps[0].kind == "toast_option" and state.to_move() == 3):
@@ -197,7 +197,7 @@ def test_winetaster_may_use_the_nobles_ability():
         "type": "ability",
         "seat": 2,
         "card": "Eyes",
-        "goblets": [0, 1],
+        "places": [0, 1],
         "swap": True,
         "coasters": False,
     }

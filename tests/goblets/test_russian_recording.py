@@ -32,14 +32,14 @@ def sensed_action(rng: random.Random, players: int) -> dict:
     """Anything a table's sensors could plausibly report, rule-abiding or not."""
     kind = rng.choice(TYPES)
     if kind == "initial_pour":
-        return {"type": kind, "goblets": [rng.choice(KINDS) for _ in range(6)]}
+        return {"type": kind, "tokens": [rng.choice(KINDS) for _ in range(6)]}
     action = {"type": kind, "seat": rng.randrange(players)}
     if kind in ("pour", "peek", "drink"):
-        action["goblet"] = rng.randrange(6)
+        action["place"] = rng.randrange(6)
     if kind == "pour":
         action["token"] = rng.choice(KINDS)
     if kind == "swap":
-        action["goblets"] = [rng.randrange(6), rng.randrange(6)]
+        action["places"] = [rng.randrange(6), rng.randrange(6)]
     if kind == "rotate":
         action["direction"] = rng.choice(["clockwise", "widdershins"])
     return action
@@ -87,7 +87,10 @@ ACTION = st.fixed_dictionaries(
     {"type": st.sampled_from([*TYPES, "shootout_pour", "shootout_choose", "x"])},
     optional={
         "seat": JSON,
-        "goblet": JSON,
+        "place": JSON,
+        "places": JSON,
+        "tokens": JSON,
+        "goblet": JSON,  # the old names: refused, typed
         "goblets": JSON,
         "token": JSON,
         "direction": JSON,

@@ -21,7 +21,7 @@ POUR = ["wine", "wine", "wine", "poison", "poison", "antidote"]
 
 def start(pour=POUR, **options):
     state = new_russian_state({"variant": "russian_goblette", **options})
-    state.apply({"type": "initial_pour", "goblets": list(pour)})
+    state.apply({"type": "initial_pour", "tokens": list(pour)})
     return state
 
 
@@ -33,7 +33,7 @@ def act(state, *actions, mode=Mode.ENFORCING):
 
 
 def pour(seat, token, goblet):
-    return {"type": "pour", "seat": seat, "token": token, "goblet": goblet}
+    return {"type": "pour", "seat": seat, "token": token, "place": goblet}
 
 
 def pas(seat):
@@ -45,15 +45,15 @@ def toast(seat):
 
 
 def drink(seat, goblet):
-    return {"type": "drink", "seat": seat, "goblet": goblet}
+    return {"type": "drink", "seat": seat, "place": goblet}
 
 
 def peek(seat, goblet):
-    return {"type": "peek", "seat": seat, "goblet": goblet}
+    return {"type": "peek", "seat": seat, "place": goblet}
 
 
 def swap(seat, p, q):
-    return {"type": "swap", "seat": seat, "goblets": [p, q]}
+    return {"type": "swap", "seat": seat, "places": [p, q]}
 
 
 def toast_by_seat0(state, wine_goblets=(0, 0, 0), seat1=(None, None, None)):
@@ -79,10 +79,10 @@ def test_screens_and_initial_pour():
     assert {k: v for k, v in screen.items() if v} == {"wine": 3, "poison": 2, "antidote": 2}
     for seed in range(10):
         action = state.sample_chance(random.Random(seed))
-        assert len(action["goblets"]) == GOBLETS == 6
-        assert sorted(action["goblets"]) == sorted(["antidote", "poison", "poison", *["wine"] * 3])
+        assert len(action["tokens"]) == GOBLETS == 6
+        assert sorted(action["tokens"]) == sorted(["antidote", "poison", "poison", *["wine"] * 3])
     with pytest.raises(IllegalAction) as error:
-        state.apply({"type": "initial_pour", "goblets": ["wine"] * 6})
+        state.apply({"type": "initial_pour", "tokens": ["wine"] * 6})
     assert error.value.rule == rules.RULE_INITIAL_POUR
 
 
@@ -128,11 +128,11 @@ def test_swap_any_two_goblets():
     """ "SWAP (when you Swap, you can swap the position of any two Goblets: no player has "Their
     Goblet")"."""
     state = start(host=1)
-    swaps = [a["goblets"] for a in state.legal_actions() if a["type"] == "swap"]
+    swaps = [a["places"] for a in state.legal_actions() if a["type"] == "swap"]
     assert len(swaps) == 15 and [0, 5] in swaps
     act(state, swap(0, 0, 5), peek(1, 0), peek(0, 5))
-    assert state.view(Viewer.seat(1))["peeks"] == [{"goblet": 0, "contents": {"antidote": 1}}]
-    assert state.view(Viewer.seat(0))["peeks"] == [{"goblet": 5, "contents": {"wine": 1}}]
+    assert state.view(Viewer.seat(1))["peeks"] == [{"place": 0, "contents": {"antidote": 1}}]
+    assert state.view(Viewer.seat(0))["peeks"] == [{"place": 5, "contents": {"wine": 1}}]
     with pytest.raises(IllegalAction) as error:
         state.apply(swap(1, 2, 2))
     assert error.value.rule == rules.RULE_SWAP
@@ -144,7 +144,7 @@ def test_pour_a_token_from_behind_your_screen_into_any_goblet():
     state = start(host=1)
     act(state, pour(0, "antidote", 3), pas(1), pour(0, "antidote", 4), pas(1))
     assert state.view(Viewer.seat(0))["screen"]["antidote"] == 0
-    assert {"type": "pour", "seat": 0, "token": "antidote", "goblet": 1} not in (
+    assert {"type": "pour", "seat": 0, "token": "antidote", "place": 1} not in (
         state.legal_actions()
     )
     with pytest.raises(IllegalAction) as error:
@@ -211,7 +211,7 @@ def test_drinking_poisoned_are_eliminated_last_survivor_wins():
     assert events[0] == {
         "event": "drink",
         "seat": 1,
-        "goblet": 3,
+        "place": 3,
         "contents": {"poison": 1},
         "poisoned": True,
     }
@@ -264,7 +264,7 @@ def test_next_course_host_is_the_last_toast_caller_and_tokens_return():
         "unicorn_antidote": 1,
         "ogre_poison": 1,
     }
-    state.apply({"type": "initial_pour", "goblets": POUR})
+    state.apply({"type": "initial_pour", "tokens": POUR})
     assert state.to_move() == 1  # left of the new Host
     assert state.view(Viewer.seat(0))["peeks"] == [] and state.view(PUBLIC)["log"] == [
         {"event": "initial_poured", "course": 2}
@@ -276,7 +276,7 @@ def test_first_to_three_vp_wins():
     state = start(host=1)
     for _ in range(3):
         if state.to_move() is CHANCE:
-            state.apply({"type": "initial_pour", "goblets": POUR})
+            state.apply({"type": "initial_pour", "tokens": POUR})
         # Seat 0 toasts each Course as soon as its Wine is gone; seat 1 drinks first.
         while state.to_move() == 1 or toast(0) not in state.legal_actions():
             seat = state.to_move()
@@ -311,11 +311,11 @@ def test_peek_any_goblet_only_the_peeker_sees():
     has "Their Goblet"", so by default Peek looks into any one goblet (docs/rules-notes.md)."""
     state = start(host=1)
     act(state, peek(0, 5))
-    assert state.view(Viewer.seat(0))["peeks"] == [{"goblet": 5, "contents": {"antidote": 1}}]
+    assert state.view(Viewer.seat(0))["peeks"] == [{"place": 5, "contents": {"antidote": 1}}]
     assert state.view(Viewer.seat(1))["peeks"] == []
     for viewer in (PUBLIC, HOST, Viewer.seat(1)):
         assert "antidote" not in json.dumps(state.view(viewer)["log"])
-    assert state.view(PUBLIC)["log"][-1] == {"event": "peek", "seat": 0, "goblet": 5}
+    assert state.view(PUBLIC)["log"][-1] == {"event": "peek", "seat": 0, "place": 5}
 
 
 def test_peek_none_option_refuses_peek():
@@ -327,7 +327,7 @@ def test_peek_none_option_refuses_peek():
     assert error.value.rule == rules.RULE_PEEK_NONE
     events = act(state, peek(0, 1), mode=Mode.RECORDING)
     assert events[1]["rule"] == rules.RULE_PEEK_NONE
-    assert state.view(Viewer.seat(0))["peeks"] == [{"goblet": 1, "contents": {"wine": 1}}]
+    assert state.view(Viewer.seat(0))["peeks"] == [{"place": 1, "contents": {"wine": 1}}]
 
 
 def test_nobody_sees_unrevealed_goblets_a_seat_sees_its_screen():
@@ -343,7 +343,7 @@ def test_nobody_sees_unrevealed_goblets_a_seat_sees_its_screen():
     assert first.hidden_alternatives(pour(0, "poison", 2), Viewer.seat(0)) == []
     alternatives = first.hidden_alternatives(pour(0, "poison", 2), PUBLIC)
     assert {a["token"] for a in alternatives} == {"wine", "antidote"}
-    initial = {"type": "initial_pour", "goblets": POUR}
+    initial = {"type": "initial_pour", "tokens": POUR}
     assert len(first.hidden_alternatives(initial, HOST)) == 59  # 6!/(1!2!3!) - 1
 
 
@@ -387,11 +387,11 @@ def test_bad_options_name_the_field(options, field):
         ({"type": "juggle", "seat": 0}, "action.type"),
         ({"type": "pass"}, "action.seat"),
         ({"type": "pass", "seat": 2}, "action.seat"),
-        ({"type": "pour", "seat": 0, "token": "water", "goblet": 0}, "action.token"),
-        ({"type": "pour", "seat": 0, "token": "wine", "goblet": 6}, "action.goblet"),
-        ({"type": "swap", "seat": 0, "goblets": [1]}, "action.goblets"),
+        ({"type": "pour", "seat": 0, "token": "water", "place": 0}, "action.token"),
+        ({"type": "pour", "seat": 0, "token": "wine", "place": 6}, "action.place"),
+        ({"type": "swap", "seat": 0, "places": [1]}, "action.places"),
         ({"type": "rotate", "seat": 0, "direction": "up"}, "action.direction"),
-        ({"type": "initial_pour", "goblets": ["wine"]}, "action.goblets"),
+        ({"type": "initial_pour", "tokens": ["wine"]}, "action.tokens"),
     ],
 )
 def test_malformed_actions_name_the_field(action, field):

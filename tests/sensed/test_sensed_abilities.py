@@ -78,8 +78,8 @@ def test_an_ability_nobody_taps_is_declined_by_the_first_turns_act() -> None:
 
 def test_a_swap_ability_tapped_then_made_is_recorded_once() -> None:
     sensed = table()
-    out = sensed.ability(0, {"card": "Schemer", "goblets": [1, 3]})
-    assert out.actions == [{"type": "ability", "seat": 0, "card": "Schemer", "goblets": [1, 3]}]
+    out = sensed.ability(0, {"card": "Schemer", "places": [1, 3]})
+    assert out.actions == [{"type": "ability", "seat": 0, "card": "Schemer", "places": [1, 3]}]
     assert warned(out) == []
     # Then the hands swap the two Goblets: the readers' swap is the ability's, no Swap action.
     out = sensed.on_event({"t": 3.0, "event": "swap", "seats": [1, 3]})
@@ -90,11 +90,11 @@ def test_a_swap_ability_tapped_then_made_is_recorded_once() -> None:
 
 def test_a_look_into_any_goblet_is_the_abilitys_lift_not_a_peek() -> None:
     sensed = table()
-    out = sensed.ability(1, {"card": "Seer", "goblet": 3})
+    out = sensed.ability(1, {"card": "Seer", "place": 3})
     # Tapped during seat 1's own turn: Schemer's step is declined first.
     assert kinds(out) == [("decline", 0), ("ability", 1)]
     peeked = [e for e in out.events if e["event"] == "peeked"]
-    assert peeked == [{"event": "peeked", "to": 1, "goblet": 3, "contents": {"wine": 1}}]
+    assert peeked == [{"event": "peeked", "to": 1, "place": 3, "contents": {"wine": 1}}]
     # The owner lifts the Goblet at place 3 and looks in: not a Peek by seat 3.
     out = sensed.on_event({"t": 4.0, "event": "lift", "goblet": "wespendorf", "seat": 3})
     assert out.actions == [] and warned(out) == []
@@ -115,18 +115,18 @@ def test_taking_a_token_is_recorded_from_the_phone_alone() -> None:
     assert sensed.state.screens[3]["ogre_poison"] == 1
     # Poured later, it comes from behind seat 3's screen: no warning.
     out = sensed.on_event(pour("de_miceti", "ogre_poison"))
-    assert out.actions == [{"type": "pour", "seat": 3, "goblet": 0, "token": "ogre_poison"}]
+    assert out.actions == [{"type": "pour", "seat": 3, "place": 0, "token": "ogre_poison"}]
     assert warned(out) == []
 
 
 def test_a_tap_naming_no_card_is_refused_with_the_field() -> None:
     sensed = table()
     with pytest.raises(MalformedInput) as error:
-        sensed.ability(1, {"goblet": 3})
+        sensed.ability(1, {"place": 3})
     assert error.value.field == "card"
     with pytest.raises(MalformedInput) as error:
-        sensed.ability(1, {"card": "Seer", "goblet": 9})
-    assert error.value.field == "goblet"
+        sensed.ability(1, {"card": "Seer", "place": 9})
+    assert error.value.field == "place"
     assert sensed.state.stage == "course_start"  # nothing was recorded
 
 
@@ -170,7 +170,7 @@ def test_coasters_exchanged_keep_each_cup_and_its_tokens() -> None:
     out = session.end_turn(1)  # Schemer's step declined, seat 1 passes: seat 2's turn
     out.extend(
         session.ability(
-            2, {"card": "Averted Eyes", "goblets": [0, 2], "swap": False, "coasters": True}
+            2, {"card": "Averted Eyes", "places": [0, 2], "swap": False, "coasters": True}
         )
     )
     assert kinds(out)[-1] == ("ability", 2)
@@ -194,7 +194,7 @@ def test_coasters_exchanged_keep_each_cup_and_its_tokens() -> None:
     # Seat 2 pours a Poison into the cup at place 0: the engine's Goblet there.
     on[0].add(TOKEN[4])
     out = read(session, 9.2, 2.0, on)
-    assert out.actions == [{"type": "pour", "seat": 2, "goblet": 0, "token": "poison"}]
+    assert out.actions == [{"type": "pour", "seat": 2, "place": 0, "token": "poison"}]
     assert state.contents_at(0) == {"antidote": 1, "poison": 1}
     # At the reveal, place 0's pour-out waits for the ring the cup wears now.
     session.toast(3)

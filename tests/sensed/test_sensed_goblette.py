@@ -55,7 +55,7 @@ def test_the_first_token_into_each_goblet_is_the_initial_pour_by_spot() -> None:
             {"event": "pour", "goblet": NAMES[p], "token": INITIAL[p], "uid": f"u{p}"}
         )
     assert result is not None
-    assert result.actions == [{"type": "initial_pour", "goblets": INITIAL}]
+    assert result.actions == [{"type": "initial_pour", "tokens": INITIAL}]
 
 
 def test_a_sensed_act_is_the_act_of_the_player_whose_turn_it_is() -> None:
@@ -66,12 +66,12 @@ def test_a_sensed_act_is_the_act_of_the_player_whose_turn_it_is() -> None:
     first = table.state.current
     assert first == 1  # "Starting with the player to the Host's left"
     swap = table.on_event({"event": "swap", "seats": [4, 5], "t": 10.0})
-    assert swap.actions == [{"type": "swap", "seat": 1, "goblets": [4, 5]}]
+    assert swap.actions == [{"type": "swap", "seat": 1, "places": [4, 5]}]
     # The Goblet now at spot 4 is g5: a lift there is a Peek into position 4, by the next player.
     peek = table.on_event({"event": "lift", "goblet": "g5", "seat": 4, "t": 12.0})
-    assert peek.actions == [{"type": "peek", "seat": 2, "goblet": 4}]
+    assert peek.actions == [{"type": "peek", "seat": 2, "place": 4}]
     pour = table.on_event({"event": "pour", "goblet": "g4", "token": "poison", "uid": "x"})
-    assert pour.actions == [{"type": "pour", "seat": 0, "goblet": 5, "token": "poison"}]
+    assert pour.actions == [{"type": "pour", "seat": 0, "place": 5, "token": "poison"}]
     assert warnings(swap) + warnings(peek) + warnings(pour) == []
     assert table.state.current == 1
 
@@ -84,8 +84,8 @@ def test_two_moves_read_as_one_change_are_two_players_turns() -> None:
     layout["0"], layout["1"], layout["2"], layout["3"] = "g1", "g0", "g3", "g2"
     result = table.on_event({"event": "layout", "seats": layout, "t": 9.0})
     assert result.actions == [
-        {"type": "swap", "seat": 1, "goblets": [0, 1]},
-        {"type": "swap", "seat": 0, "goblets": [2, 3]},
+        {"type": "swap", "seat": 1, "places": [0, 1]},
+        {"type": "swap", "seat": 0, "places": [2, 3]},
     ]
     assert warnings(result) == []
 
@@ -162,13 +162,13 @@ def test_a_goblet_poured_out_on_its_spot_is_the_drink_of_the_player_whose_drink_
     row.spots[3].discard(row.rings[3])  # the Goblet lifted off, its token poured out flat
     results = row.run(session, 3.0)
     drinks = [a for r in results for a in r.actions]
-    assert drinks == [{"type": "drink", "seat": 0, "goblet": 3}]
+    assert drinks == [{"type": "drink", "seat": 0, "place": 3}]
     assert session.state.drunk[3]["contents"] == {"wine": 1}
     # The next drink is the next player's: a poisoned Goblet ends the Course for them.
     row.spots[3].clear()  # "they keep the contents of the Goblet in front of them"
     row.spots[1].discard(row.rings[1])
     results = row.run(session, 3.0)
-    assert [a for r in results for a in r.actions] == [{"type": "drink", "seat": 1, "goblet": 1}]
+    assert [a for r in results for a in r.actions] == [{"type": "drink", "seat": 1, "place": 1}]
     assert session.state.results[-1]["winners"] == [0]
     assert session.pouring is None and session.state.phase == "initial_pour"
 
@@ -196,7 +196,7 @@ def test_bad_drinks_are_refused_precisely_and_change_nothing() -> None:
     # The Host's count of a spot is the drink of the player whose drink it is; a spot drunk
     # already is refused.
     result = session.confirm(4, {"wine": 1})
-    assert result.actions == [{"type": "drink", "seat": 0, "goblet": 4}]
+    assert result.actions == [{"type": "drink", "seat": 0, "place": 4}]
     before = copy.deepcopy(session.state.view(HOST))
     with pytest.raises(AmbiguousObservation, match="drunk already"):
         session.confirm(4)
@@ -219,5 +219,5 @@ def test_without_foot_tags_the_drink_is_the_spot_the_host_confirms() -> None:
     row, session = drinking_session(tagged=False)
     results = row.run(session, 5.0)
     assert [a for r in results for a in r.actions] == []
-    assert session.confirm(5).actions == [{"type": "drink", "seat": 0, "goblet": 5}]
+    assert session.confirm(5).actions == [{"type": "drink", "seat": 0, "place": 5}]
     assert session.state.drunk[5]["contents"] == {"wine": 1}

@@ -44,7 +44,7 @@ def test_a_full_goblet_lost_to_the_readers_is_scored_exactly_from_the_reveal(see
     full = max(truth, key=lambda p: sum(truth[p].values()))
     assert sum(truth[full].values()) == 12
     played = run(c, "stacked", seed, reveal="readers")
-    corrected = {e["goblet"]: e for e in played.result.events if e["event"] == "reveal_corrected"}
+    corrected = {e["place"]: e for e in played.result.events if e["event"] == "reveal_corrected"}
     # The tracked pours had lost most of the 12 (only the lowest tokens are within reach) ...
     assert sum(corrected[full]["tracked"].values()) <= 5
     # ... and the reveal shows every place's true contents and scores the true VP.

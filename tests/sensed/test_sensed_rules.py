@@ -61,7 +61,7 @@ def test_a_second_token_before_the_initial_pour_is_done_is_poured_outside_any_tu
     events += [pour(g, FIRST[g]) for g in HOUSES[1:]]
     out = sensed.on_events(events)
     assert [a["type"] for a in out.actions] == ["initial_pour", "deal_targets", "pour"]
-    assert out.actions[2] == {"type": "pour", "seat": None, "goblet": 0, "token": "wine"}
+    assert out.actions[2] == {"type": "pour", "seat": None, "place": 0, "token": "wine"}
     assert {"notice": "poured_outside_turn", "pours": 1} in out.notices
     assert sensed.state.contents_at(0) == {"antidote": 1, "wine": 1}
 
@@ -103,7 +103,7 @@ def test_without_an_rng_sensed_events_wait_for_the_target_deal() -> None:
 def test_pour_and_rotate_are_the_acts_of_the_seat_whose_turn_it_is() -> None:
     sensed = table()
     out = sensed.on_event(pour("aconitiers", "poison"))
-    assert out.actions == [{"type": "pour", "seat": 1, "goblet": 2, "token": "poison"}]
+    assert out.actions == [{"type": "pour", "seat": 1, "place": 2, "token": "poison"}]
     out = sensed.on_event({"event": "rotate", "direction": "counterclockwise"})
     assert out.actions == [{"type": "rotate", "seat": 1, "direction": "widdershins"}]
     assert sensed.turn_seat() == 2  # "up to two actions": the turn ended on its limit
@@ -116,7 +116,7 @@ def test_a_lift_at_the_players_place_is_their_peek() -> None:
     out = sensed.on_event({"event": "lift", "goblet": "mctoadery", "seat": 1})
     assert out.actions == [{"type": "peek", "seat": 1}]
     peeked = [e for e in out.events if e["event"] == "peeked"]
-    assert peeked == [{"event": "peeked", "to": 1, "goblet": 1, "contents": {"poison": 1}}]
+    assert peeked == [{"event": "peeked", "to": 1, "place": 1, "contents": {"poison": 1}}]
 
 
 def test_a_lift_at_a_later_place_means_the_seats_between_passed() -> None:
@@ -236,7 +236,7 @@ def test_final_actions_are_sensed_and_the_rest_passed_at_the_reveal() -> None:
     sensed = table()
     sensed.toast(1)
     out = sensed.on_event(pour("de_miceti", "poison"))
-    assert out.actions == [{"type": "pour", "seat": 2, "goblet": 0, "token": "poison"}]
+    assert out.actions == [{"type": "pour", "seat": 2, "place": 0, "token": "poison"}]
     out = sensed.on_event({"event": "lift", "goblet": "de_miceti", "seat": 0})
     assert kinds(out) == [("peek", 0)] and warned(out) == []  # seat 3 passed
     sensed_contents = {g: dict(sensed.state.contents_at(p)) for p, g in enumerate(HOUSES)}
@@ -330,7 +330,7 @@ def test_a_conflict_pauses_and_the_hosts_fix_resumes() -> None:
     # The move made during the conflict first, then what waited, in order.
     assert out.actions == [
         {"type": "swap", "seat": 1, "with": 3},
-        {"type": "pour", "seat": 1, "goblet": 0, "token": "wine"},
+        {"type": "pour", "seat": 1, "place": 0, "token": "wine"},
     ]
     assert sensed.status()["waiting"] is None and sensed.turn_seat() == 2
 
@@ -414,7 +414,7 @@ def test_rings_are_mapped_to_houses_by_the_registry() -> None:
     sensed.start_course()
     sensed.on_events([pour(c, FIRST[h]) for c, h in colours.items()])
     out = sensed.on_event(pour("gold", "antidote"))
-    assert out.actions == [{"type": "pour", "seat": 1, "goblet": 3, "token": "antidote"}]
+    assert out.actions == [{"type": "pour", "seat": 1, "place": 3, "token": "antidote"}]
 
 
 def test_raise_your_memory_binds_goblets_where_they_stand_at_the_course_start() -> None:

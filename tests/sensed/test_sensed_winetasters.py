@@ -53,7 +53,7 @@ def test_the_winetaster_plays_before_the_noble() -> None:
     # the Noble's decision, journaled as their defer.
     assert out.actions == [
         {"type": "defer", "seat": 3},
-        {"type": "pour", "seat": 2, "goblet": 3, "token": "poison"},
+        {"type": "pour", "seat": 2, "place": 3, "token": "poison"},
     ]
     assert sensed.turn_seat() == 3
     out = sensed.on_event({"event": "rotate", "direction": "clockwise"})
@@ -95,7 +95,7 @@ def test_a_lift_of_the_pairs_goblet_is_the_winetasters_peek() -> None:
     assert kinds(out) == [("defer", 3), ("peek", 2)]
     assert warned(out) == []
     peeked = [e for e in out.events if e["event"] == "peeked"]
-    assert peeked == [{"event": "peeked", "to": 2, "goblet": 1, "contents": {"poison": 1}}]
+    assert peeked == [{"event": "peeked", "to": 2, "place": 1, "contents": {"poison": 1}}]
     # The Noble's own action next: a lift now is recorded as theirs, with the rule's warning.
     out = sensed.on_event({"event": "lift", "goblet": "mctoadery", "seat": 1})
     assert kinds(out) == [("peek", 3)]

@@ -52,7 +52,7 @@ def test_a_phones_ability_is_journaled_and_its_swap_read_as_the_ability(sensed):
         bridge._take(session.table.tick(session.table.now + 3))
     mine = state.place_index(owner)
     other = (mine + 2) % 4
-    ability = {"type": "ability", "seat": owner, "card": "Schemer", "goblets": [mine, other]}
+    ability = {"type": "ability", "seat": owner, "card": "Schemer", "places": [mine, other]}
     service.act(ability, by=Viewer.seat(owner))
     entry = service.store.entries(service.table.record.id)[-1]
     assert entry.action == ability and entry.mode is Mode.RECORDING

@@ -96,4 +96,4 @@ def test_the_host_confirms_one_drink_never_the_whole_row(sensed) -> None:
     assert len(service.store.entries(service.table.record.id)) == journaled
     bridge.confirm(4, {"wine": 1})
     entries = service.store.entries(service.table.record.id)
-    assert [e.action for e in entries[journaled:]] == [{"type": "drink", "seat": 0, "goblet": 4}]
+    assert [e.action for e in entries[journaled:]] == [{"type": "drink", "seat": 0, "place": 4}]

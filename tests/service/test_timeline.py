@@ -51,7 +51,7 @@ def test_a_live_replay_hides_every_pours_token_until_the_game_ends(service, play
     frames = service.timeline(game)["frames"]
     assert frames and frames[-1]["action"]["type"] == "reveal"
     assert pours({"frames": frames}) and all("token" not in p for p in pours({"frames": frames}))
-    assert all("seat" in p and "goblet" in p for p in pours({"frames": frames}))
+    assert all("seat" in p and "place" in p for p in pours({"frames": frames}))
     cards = [f["action"] for f in frames if f["action"]["type"] == "deal_winetaster_cards"]
     assert all(set(c) == {"type"} for c in cards) and (players < 7 or cards)
     play_until(service, lambda state: state.is_over())

@@ -234,7 +234,7 @@ def probes(table: Table, truth: list | None = None) -> list[dict]:
             out.append({"type": "reveal", "seat": seat, "goblets": guess})
         out.append({"type": "reveal", "seat": seat})
         for kind in kinds:
-            out.append({"type": "pour", "seat": seat, "goblet": 0, "token": kind})
+            out.append({"type": "pour", "seat": seat, "place": 0, "token": kind})
         out += [{"type": "peek", "seat": seat}, {"type": "toast", "seat": seat}]
         out.append({"type": "pass", "seat": seat})
     elif game == "cena":
@@ -308,7 +308,7 @@ def attribution_twin(name: str, options: dict, actions: list[dict], k: int):
     reveal = None
     for index, action in enumerate(actions[:k]):
         if action.get("type") == "pour":
-            goblet = state.goblet_at[action["goblet"]]
+            goblet = state.goblet_at[action["place"]]
             pours.append((index, action["seat"], goblet, action["token"], state.course))
         if action.get("type") == "reveal":
             reveal = state.course

@@ -121,7 +121,7 @@ def test_a_goblets_replay_plays_marks_each_change_and_jumps_to_each_toast(browse
         go_to(page, pour)
         changed = page.locator("#drawing .place.changed")
         assert changed.count() == 1
-        assert changed.get_attribute("data-place") == str(frames[pour]["action"]["goblet"])
+        assert changed.get_attribute("data-place") == str(frames[pour]["action"]["place"])
         assert "poured" in changed.locator(".change-mark").text_content()
         seat = frames[pour]["action"]["seat"]
         assert NAMES[seat] in page.inner_text("#step")  # people by name, not seat numbers

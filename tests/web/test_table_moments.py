@@ -156,7 +156,7 @@ def test_the_phone_tells_its_turn_groups_its_actions_and_shows_its_own_outcome(b
         tap_and_wait(phone, '#actions [data-type="pour"][data-token="poison"] >> nth=0')
         entry = service.store.entries(service.table.record.id)[before]
         assert entry.actor == f"seat {BROWSER_SEAT}"
-        assert entry.action == {"type": "pour", "seat": 2, "goblet": 0, "token": "poison"}
+        assert entry.action == {"type": "pour", "seat": 2, "place": 0, "token": "poison"}
         assert "action 2 of 2" in phone.inner_text("#turn-banner")
 
         # Muted, the next turn buzzes without a chime. Chloe's Pass is answered only after the
@@ -294,7 +294,7 @@ def test_the_tablet_reads_at_arms_length(browser, table):
         assert page.locator("#drawing .to-act").count() == 1
 
         assert (
-            phones[1].act({"type": "pour", "seat": 1, "goblet": 2, "token": "wine"}).status_code
+            phones[1].act({"type": "pour", "seat": 1, "place": 2, "token": "wine"}).status_code
             == 200
         )
         wait_seq(page, service)

@@ -145,8 +145,8 @@ const Goblets = (() => {
       const arrow = e.direction === "widdershins" ? "↺" : "↻";
       move = {kind: "rotate", places: view.places.map((_, i) => i), mark: arrow,
         words: `${arrow} rotated ${e.direction || ""}`.trim()};
-    } else if (e.event === "swap" && Array.isArray(e.goblets)) {
-      move = {kind: "swap", places: e.goblets, mark: "⇄", words: "⇄ swapped"};
+    } else if (e.event === "swap" && Array.isArray(e.places)) {
+      move = {kind: "swap", places: e.places, mark: "⇄", words: "⇄ swapped"};
     }
     if (!move) return null;
     const key = `${message.game_id}:${e.seq}`;
@@ -309,11 +309,11 @@ const Goblets = (() => {
   function actionLabel(action, view) {
     const a = Object.assign({}, action);
     switch (a.type) {
-      case "pour": return `Pour ${a.token} into ${a.goblet !== undefined ? placeName(view, a.goblet) : "cup " + (a.cup + 1)}`;
+      case "pour": return `Pour ${a.token} into ${a.place !== undefined ? placeName(view, a.place) : "cup " + (a.cup + 1)}`;
       case "rotate": return a.direction ? `Rotate ${a.direction}` : "Rotate";
-      case "swap": return Array.isArray(a.goblets) ? `Swap Goblets ${a.goblets[0] + 1} and ${a.goblets[1] + 1}` : `Swap with ${placeName(view, a.with)}`;
-      case "drink": return `Drink Goblet ${a.goblet + 1}`;
-      case "peek": return a.goblet !== undefined && !view.places ? `Peek into Goblet ${a.goblet + 1}` : "Peek into your goblet";
+      case "swap": return Array.isArray(a.places) ? `Swap Goblets ${a.places[0] + 1} and ${a.places[1] + 1}` : `Swap with ${placeName(view, a.with)}`;
+      case "drink": return `Drink Goblet ${a.place + 1}`;
+      case "peek": return a.place !== undefined && !view.places ? `Peek into Goblet ${a.place + 1}` : "Peek into your goblet";
       case "toast": return "Call the Toast!";
       case "reveal": return "Reveal every Goblet";
       case "defer": return "Let your Winetaster act first";
@@ -330,10 +330,10 @@ const Goblets = (() => {
   function eventText(event, view) {
     const e = event;
     switch (e.event) {
-      case "pour": return (e.seat !== undefined ? seatName(e.seat) + " poured" : "A token was poured") + ` into the goblet at ${placeName(view, e.goblet)}`;
-      case "poured": return `You poured ${e.token} into the goblet at ${placeName(view, e.goblet)}`;
+      case "pour": return (e.seat !== undefined ? seatName(e.seat) + " poured" : "A token was poured") + ` into the goblet at ${placeName(view, e.place)}`;
+      case "poured": return `You poured ${e.token} into the goblet at ${placeName(view, e.place)}`;
       case "rotate": return `${seatName(e.seat)} rotated the goblets ${e.direction || ""}`;
-      case "swap": return `${seatName(e.seat)} swapped goblets (${(e.goblets || []).map((p) => placeName(view, p)).join(" ⇄ ")})`;
+      case "swap": return `${seatName(e.seat)} swapped goblets (${(e.places || []).map((p) => placeName(view, p)).join(" ⇄ ")})`;
       case "peek": return `${seatName(e.seat)} peeked`;
       case "peeked": return `You peeked: ${Object.entries(e.contents || {}).map(([k, v]) => v + " " + k).join(", ") || "empty"}`;
       case "toast_called": return `${seatName(e.seat)} called the Toast!`;

@@ -33,8 +33,8 @@ ReplayGames.goblets = (() => {
           const kind = Array.isArray(a.tokens) ? a.tokens[p] : UNSEEN;
           if (place.ring && kind) current[place.ring] = {[kind]: 1};
         });
-      } else if (a.type === "pour" && places[a.goblet] && places[a.goblet].ring) {
-        const ring = places[a.goblet].ring, box = Object.assign({}, current[ring] || {});
+      } else if (a.type === "pour" && places[a.place] && places[a.place].ring) {
+        const ring = places[a.place].ring, box = Object.assign({}, current[ring] || {});
         const kind = a.token || UNSEEN;
         box[kind] = (box[kind] || 0) + 1;
         current = Object.assign({}, current, {[ring]: box});
@@ -54,7 +54,7 @@ ReplayGames.goblets = (() => {
       case "initial_pour": return Array.isArray(a.tokens)
         ? `The initial pour: ${a.tokens.map((t, p) => `${t} into ${Goblets.placeName(view, p)}`).join(", ")}`
         : "The initial pour: one token into each Goblet";
-      case "pour": return `${who || "Someone"} poured ${TOKEN[a.token || UNSEEN] || a.token} into the Goblet at ${Goblets.placeName(view, a.goblet)}`;
+      case "pour": return `${who || "Someone"} poured ${TOKEN[a.token || UNSEEN] || a.token} into the Goblet at ${Goblets.placeName(view, a.place)}`;
       case "toast": return `${who} called the Toast!`;
       case "pass": return `${who} passed`;
       case "reveal": return `${who} revealed: the Goblets are turned over`;
@@ -77,8 +77,8 @@ ReplayGames.goblets = (() => {
         if (before[p] && before[p].ring !== place.ring) out.set(p, a.type === "swap" ? "⇄ swapped" : "↻ moved");
       });
     }
-    if (a.type === "pour" && a.goblet !== undefined) out.set(a.goblet, "+ poured");
-    if (a.type === "peek" && a.goblet !== undefined) out.set(a.goblet, "◉ peeked");
+    if (a.type === "pour" && a.place !== undefined) out.set(a.place, "+ poured");
+    if (a.type === "peek" && a.place !== undefined) out.set(a.place, "◉ peeked");
     return out;
   }
 

@@ -100,7 +100,7 @@
       onclick: () => { picked = token === picked ? null : token; render(shown); }},
       `${token.replaceAll("_", " ")}${screen[token] ? " ×" + screen[token] : ""}`));
     const into = picked
-      ? kinds[picked].map((a) => button(a, goblet(view, a.goblet), view))
+      ? kinds[picked].map((a) => button(a, goblet(view, a.place), view))
       : [CB.el("p", {class: "hint"}, "Pick a token, then a Goblet.")];
     return CB.el("div", {class: "group pour"}, CB.el("h3", {}, "Pour"),
       CB.el("div", {class: "act-grid kinds"}, pick),

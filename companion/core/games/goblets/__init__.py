@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core import registry
-from companion.core.game import Game, GameState
+from companion.core.game import Action, Game, GameState
 from companion.core.games.goblets.options import check_variant, parse_options
 from companion.core.games.goblets.russian import new_russian_state
 from companion.core.games.goblets.state import GobletsState
+from companion.core.games.goblets.vocabulary import upgraded
 
 HOOK_DECK: list[dict[str, Any]] = [
     {"name": "King Cobra", "timing": "toast_phase", "effect": "extra_toast_action"},
@@ -51,6 +52,12 @@ class Goblets(Game):
         if variant == "russian_goblette":
             return new_russian_state(options)
         return GobletsState(parse_options(options))
+
+    def upgraded(self, action: Action) -> Action:
+        """An action of an old journal renamed: a place ``goblet`` -> ``place`` (``goblets`` ->
+        ``places``), Russian Goblette's initial pour ``goblets`` -> ``tokens``
+        (:mod:`.vocabulary`)."""
+        return upgraded(action)
 
     def conformance_options(self) -> list[dict[str, Any]]:
         """Every player count 4..12, every variant and flag, Russian Goblette for 2 and 3."""

@@ -10,9 +10,9 @@ in :mod:`turns` and :mod:`toast`; ``scoring_override`` changes the owner's scori
 
 Effects that take parameters:
 
-- ``peek_any``: ``"goblet": p`` -- look into the Goblet at place ``p`` (only the owner sees it).
-- ``swap_any``: ``"goblets": [p, q]`` -- Swap the Goblets at places ``p`` and ``q``.
-- ``swap_and_exchange_coasters``: ``"goblets": [p, q], "swap": bool, "coasters": bool`` --
+- ``peek_any``: ``"place": p`` -- look into the Goblet at place ``p`` (only the owner sees it).
+- ``swap_any``: ``"places": [p, q]`` -- Swap the Goblets at places ``p`` and ``q``.
+- ``swap_and_exchange_coasters``: ``"places": [p, q], "swap": bool, "coasters": bool`` --
   everyone averts their eyes; the owner Swaps the two Goblets and/or exchanges their Coasters.
 - ``take_token`` (no parameters): the card's ``token`` goes from the pool behind the screen.
 """
@@ -32,14 +32,14 @@ NO_RINGS = "At the beginning of the game, remove the Coaster rings from the Gobl
 
 
 def _pair(action: Action, high: int) -> list[int]:
-    pair = action.get("goblets")
+    pair = action.get("places")
     if (
         not isinstance(pair, list)
         or len(pair) != 2
         or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < high for p in pair)
         or pair[0] == pair[1]
     ):
-        raise MalformedInput(f"must be two different places, got {pair!r}", field="goblets")
+        raise MalformedInput(f"must be two different places, got {pair!r}", field="places")
     return pair
 
 
@@ -51,9 +51,9 @@ def parse(state: GobletsModel, action: Action) -> None:
         raise MalformedInput(f"no Character card named {name!r}", field="card")
     n = len(state.places)
     if card.effect == "peek_any":
-        goblet = action.get("goblet")
-        if isinstance(goblet, bool) or not isinstance(goblet, int) or not 0 <= goblet < n:
-            raise MalformedInput(f"must be a place from 0 to {n - 1}", field="goblet")
+        place = action.get("place")
+        if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < n:
+            raise MalformedInput(f"must be a place from 0 to {n - 1}", field="place")
     elif card.effect == "swap_any":
         _pair(action, n)
     elif card.effect == "swap_and_exchange_coasters":
@@ -112,9 +112,9 @@ def legal(state: GobletsModel, step: Step) -> list[Action]:
     base = {"type": "ability", "seat": seat, "card": card.name}
     n = len(state.places)
     if card.effect == "peek_any":
-        candidates = [{**base, "goblet": g} for g in range(n)]
+        candidates = [{**base, "place": p} for p in range(n)]
     elif card.effect == "swap_any":
-        candidates = [{**base, "goblets": [p, q]} for p, q in combinations(range(n), 2)]
+        candidates = [{**base, "places": [p, q]} for p, q in combinations(range(n), 2)]
     elif card.effect == "take_token":
         candidates = [base]
     else:
@@ -128,7 +128,7 @@ def legal(state: GobletsModel, step: Step) -> list[Action]:
             ]
         )
         candidates = [
-            {**base, "goblets": [p, q], "swap": swap, "coasters": coasters}
+            {**base, "places": [p, q], "swap": swap, "coasters": coasters}
             for p, q in combinations(range(n), 2)
             for swap, coasters in modes
         ]
@@ -146,7 +146,7 @@ def perform(state: GobletsModel, action: Action, seat: int | None) -> list[Event
         state.used_course.append([usable_card(state, seat)[0], card.name])
     public: Event = {"event": "ability", "seat": seat, "card": card.name}
     if card.effect == "peek_any":
-        return [public, *state.record_peek(seat, action["goblet"])]
+        return [public, *state.record_peek(seat, action["place"])]
     if card.effect == "take_token":
         assert card.token is not None
         screen = state.screens[state.place_index(seat)]
@@ -154,11 +154,11 @@ def perform(state: GobletsModel, action: Action, seat: int | None) -> list[Event
             return [public]  # recorded out of its rules: nothing left to take
         move(state.pool, screen, card.token)
         return [{**public, "token": card.token}]
-    p, q = action["goblets"]
+    p, q = action["places"]
     if card.effect == "swap_any" or action.get("swap"):
         state.goblet_at[p], state.goblet_at[q] = state.goblet_at[q], state.goblet_at[p]
     if card.effect == "swap_any":
-        return [{**public, "goblets": [p, q]}]
+        return [{**public, "places": [p, q]}]
     if action.get("coasters"):
         gp, gq = state.goblet_at[p], state.goblet_at[q]
         state.ring_of[gp], state.ring_of[gq] = state.ring_of[gq], state.ring_of[gp]
@@ -167,7 +167,7 @@ def perform(state: GobletsModel, action: Action, seat: int | None) -> list[Event
         "event": "ability_used",
         "to": seat,
         "card": card.name,
-        "goblets": [p, q],
+        "places": [p, q],
         "swap": action["swap"],
         "coasters": action["coasters"],
     }

@@ -75,7 +75,7 @@ def parse(state: GobletsModel, action: Action, mode: Mode) -> int | None:
     else:
         seat = _int(action, "seat", state.opts.players)
     if kind == "pour":
-        _int(action, "goblet", n)
+        _int(action, "place", n)
         if not is_kind(action.get("token")):
             raise MalformedInput(f"unknown token kind {action.get('token')!r}", field="token")
     elif kind == "rotate":
@@ -163,8 +163,8 @@ def legal(state: GobletsModel, step: Step, uses: list[Action]) -> list[Action]:
         for token in Token:
             if screen.get(token.value, 0):
                 out.extend(
-                    {"type": "pour", "seat": seat, "goblet": g, "token": token.value}
-                    for g in range(len(state.places))
+                    {"type": "pour", "seat": seat, "place": p, "token": token.value}
+                    for p in range(len(state.places))
                 )
     if where in (StepKind.TURN, StepKind.FINAL, StepKind.FREE_PEEK) and not step.no_peek:
         out.append({"type": "peek", "seat": seat})
@@ -207,18 +207,18 @@ def do(state: GobletsModel, action: Action, seat: int | None) -> list[Event]:
     engine's); returns the events."""
     kind = action["type"]
     if kind == "pour":
-        goblet = action["goblet"]
+        place = action["place"]
         move(
             _source(state, seat, action["token"]),
-            state.goblets[state.goblet_at[goblet]],
+            state.goblets[state.goblet_at[place]],
             action["token"],
         )
-        public: Event = {"event": "pour", "goblet": goblet, "ring": state.ring_at(goblet)}
+        public: Event = {"event": "pour", "place": place, "ring": state.ring_at(place)}
         if state.opts.show_pourer:
             public["seat"] = seat
         if seat is None:
             return [public]
-        return [public, {"event": "poured", "to": seat, "goblet": goblet, "token": action["token"]}]
+        return [public, {"event": "poured", "to": seat, "place": place, "token": action["token"]}]
     assert seat is not None
     if kind == "peek":
         return state.record_peek(seat, state.place_index(seat))
@@ -228,7 +228,7 @@ def do(state: GobletsModel, action: Action, seat: int | None) -> list[Event]:
     own = state.place_index(seat) if action.get("from") is None else action["from"]
     other = action["with"]
     state.goblet_at[own], state.goblet_at[other] = state.goblet_at[other], state.goblet_at[own]
-    return [{"event": "swap", "seat": seat, "goblets": [own, other]}]
+    return [{"event": "swap", "seat": seat, "places": [own, other]}]
 
 
 def rotate(state: GobletsModel, direction: str) -> None:

@@ -331,12 +331,12 @@ class GobletsModel:
             {
                 "course": self.course,
                 "turn": self.turn_number,
-                "goblet": place,
+                "place": place,
                 "ring": self.ring_at(place),
                 "contents": contents,
             }
         )
         return [
-            {"event": "peek", "seat": seat, "goblet": place},
-            {"event": "peeked", "to": seat, "goblet": place, "contents": contents},
+            {"event": "peek", "seat": seat, "place": place},
+            {"event": "peeked", "to": seat, "place": place, "contents": contents},
         ]

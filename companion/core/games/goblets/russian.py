@@ -29,14 +29,15 @@ Options (all optional; unknown keys are MalformedInput naming the key):
 * ``token_rules``: special-token powers (:meth:`TokenRules.from_json`), used by the reveal.
 
 Each Course: every screen gets 3 Wine, 2 Poison, 2 Antidote from the pool; the CHANCE action
-``{"type": "initial_pour", "goblets": [6 token kinds, by position]}`` pours 1 Antidote, 2 Poison
+``{"type": "initial_pour", "tokens": [6 token kinds, by place]}`` pours 1 Antidote, 2 Poison
 and 3 Wine; then turns of one action each from the Host's left:
-``{"type": "pour", "seat": s, "token": kind, "goblet": p}``, ``{"type": "peek", "seat": s,
-"goblet": p}``, ``{"type": "swap", "seat": s, "goblets": [p, q]}``, ``{"type": "toast", "seat":
+``{"type": "pour", "seat": s, "token": kind, "place": p}``, ``{"type": "peek", "seat": s,
+"place": p}``, ``{"type": "swap", "seat": s, "places": [p, q]}``, ``{"type": "toast", "seat":
 s}``, ``{"type": "pass", "seat": s}`` (``{"type": "rotate", ...}`` is always refused when
 enforcing). After the Toast each seat takes one final action (pour, peek, swap or pass) from the
-caller's left, the caller last; then ``{"type": "drink", "seat": s, "goblet": p}`` in turn from the
-caller's left, skipping eliminated seats. Goblet positions are 0-5 along the row.
+caller's left, the caller last; then ``{"type": "drink", "seat": s, "place": p}`` in turn from the
+caller's left, skipping eliminated seats. A place is one of the six spots along the row, 0-5
+("Place all 6 Goblets in a row"): no player has "Their Goblet", so a spot is the place.
 
 Modes (DESIGN.md principle 6): :attr:`Mode.ENFORCING` refuses a rule break with IllegalAction
 whose ``rule`` quotes the rulebook, state unchanged. :attr:`Mode.RECORDING` applies what the
@@ -57,7 +58,7 @@ from typing import Any
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, _Chance
 from companion.core.games.goblets import russian_rules as rules
-from companion.core.games.goblets import russian_views, views
+from companion.core.games.goblets import russian_views, views, vocabulary
 from companion.core.games.goblets.russian_model import (
     GOBLETS,
     INITIAL_POUR,
@@ -107,7 +108,7 @@ class RussianState(RussianModel, GameState):
         assert isinstance(seat, int)
         if self.phase == Phase.DRINKING:
             return [
-                {"type": "drink", "seat": seat, "goblet": p}
+                {"type": "drink", "seat": seat, "place": p}
                 for p in range(GOBLETS)
                 if p not in self.drunk
             ]
@@ -117,13 +118,13 @@ class RussianState(RussianModel, GameState):
         for kind in KINDS:
             if self.screens[seat][kind]:
                 actions.extend(
-                    {"type": "pour", "seat": seat, "token": kind, "goblet": p}
+                    {"type": "pour", "seat": seat, "token": kind, "place": p}
                     for p in range(GOBLETS)
                 )
         if self.options.peek == "any":
-            actions.extend({"type": "peek", "seat": seat, "goblet": p} for p in range(GOBLETS))
+            actions.extend({"type": "peek", "seat": seat, "place": p} for p in range(GOBLETS))
         actions.extend(
-            {"type": "swap", "seat": seat, "goblets": [p, q]}
+            {"type": "swap", "seat": seat, "places": [p, q]}
             for p in range(GOBLETS)
             for q in range(p + 1, GOBLETS)
         )
@@ -136,12 +137,13 @@ class RussianState(RussianModel, GameState):
             raise IllegalAction("no chance outcome is due", rule=rules.RULE_INITIAL_POUR)
         tokens = [token.value for token, count in INITIAL_POUR.items() for _ in range(count)]
         rng.shuffle(tokens)
-        return {"type": "initial_pour", "goblets": tokens}
+        return {"type": "initial_pour", "tokens": tokens}
 
     def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
         """Apply one action; refused or recorded with a warning per ``mode`` (module docstring)."""
         if not isinstance(action, Mapping):
             raise MalformedInput("an action must be an object", field="action")
+        vocabulary.refuse_old(action)  # an old journal is upgraded when it is read
         kind = action.get("type")
         if kind == "initial_pour":
             return self._apply_initial_pour(action, mode)
@@ -155,7 +157,7 @@ class RussianState(RussianModel, GameState):
             rule = rules.RULE_INITIAL_POUR if self.phase == Phase.INITIAL_POUR else rules.RULE_END
             warn.impossible(f"no player acts now ({self.phase})", rule)
         if kind == "drink":
-            events = self._drink(seat, parsed["goblet"], warn)
+            events = self._drink(seat, parsed["place"], warn)
         else:
             events = self._turn_action(str(kind), seat, parsed, warn)
         return events[:1] + warnings + events[1:]
@@ -210,7 +212,7 @@ class RussianState(RussianModel, GameState):
             warn.rule_break(wine, rules.RULE_TOAST)
         if kind == "peek" and self.options.peek == "none":
             warn.rule_break("this table plays without Peek", rules.RULE_PEEK_NONE)
-        if kind == "swap" and parsed["goblets"][0] == parsed["goblets"][1]:
+        if kind == "swap" and parsed["places"][0] == parsed["places"][1]:
             warn.impossible("a Swap exchanges two different goblets", rules.RULE_SWAP)
         from_pool = False
         if kind == "pour" and not self.screens[seat][parsed["token"]]:
@@ -223,21 +225,21 @@ class RussianState(RussianModel, GameState):
         # Every check has passed: apply (nothing above changed the state).
         event: Event = {"event": kind, "seat": seat}
         if kind == "pour":
-            token, position = parsed["token"], parsed["goblet"]
+            token, position = parsed["token"], parsed["place"]
             (self.pool if from_pool else self.screens[seat])[token] -= 1
             self.goblets[position][token] += 1
             # The table sees the hand reach a goblet, never the token: the kind stays hidden.
-            event["goblet"] = position
+            event["place"] = position
         elif kind == "peek":
-            position = parsed["goblet"]
+            position = parsed["place"]
             self.peeks[seat].append(
-                {"goblet": position, "contents": nonzero(self.goblets[position])}
+                {"place": position, "contents": nonzero(self.goblets[position])}
             )
-            event["goblet"] = position
+            event["place"] = position
         elif kind == "swap":
-            p, q = parsed["goblets"]
+            p, q = parsed["places"]
             self.goblets[p], self.goblets[q] = self.goblets[q], self.goblets[p]
-            event["goblets"] = [p, q]
+            event["places"] = [p, q]
         elif kind == "rotate":
             # A sensed Rotate of the row: every goblet one place along, the end one wraps round.
             shift = 1 if parsed["direction"] == "clockwise" else -1
@@ -298,7 +300,7 @@ class RussianState(RussianModel, GameState):
             # "If not, they keep the contents of the Goblet in front of them."
             add(self.kept[seat], contents)
             self.goblets[position] = empty()
-        event = {"event": "drink", "goblet": position, **record}
+        event = {"event": "drink", "place": position, **record}
         self.log.append(dict(event))
         events: list[Event] = [event]
         survivors = self.options.players - len(self.eliminated)

@@ -141,22 +141,23 @@ def check_seat(action: Mapping[str, Any], players: int) -> int:
 
 
 def check_fields(action: Mapping[str, Any], goblets: int) -> dict[str, Any]:
-    """The fields a player action needs for its type, validated (positions 0..goblets-1)."""
+    """The fields a player action needs for its type, validated (places 0..goblets-1: a spot of
+    the row is the place)."""
     kind = action.get("type")
     last = goblets - 1
     parsed: dict[str, Any] = {}
     if kind in ("pour", "peek", "drink"):
-        parsed["goblet"] = _int(action.get("goblet"), "action.goblet", 0, last)
+        parsed["place"] = _int(action.get("place"), "action.place", 0, last)
     if kind == "pour":
         token = action.get("token")
         if token not in [t.value for t in Token]:
             raise MalformedInput(f"unknown token kind {token!r}", field="action.token")
         parsed["token"] = str(token)
     if kind == "swap":
-        pair = action.get("goblets")
+        pair = action.get("places")
         if not isinstance(pair, list | tuple) or len(pair) != 2:
-            raise MalformedInput("must list two goblet positions", field="action.goblets")
-        parsed["goblets"] = [_int(p, "action.goblets", 0, last) for p in pair]
+            raise MalformedInput("must list two places", field="action.places")
+        parsed["places"] = [_int(p, "action.places", 0, last) for p in pair]
     if kind == "rotate":
         direction = action.get("direction")
         if direction not in ("clockwise", "widdershins"):
@@ -168,14 +169,14 @@ def check_fields(action: Mapping[str, Any], goblets: int) -> dict[str, Any]:
 
 
 def check_initial_pour(action: Mapping[str, Any], goblets: int) -> list[str]:
-    """The initial pour's token kinds by goblet position (one token per goblet)."""
-    tokens = action.get("goblets")
+    """The initial pour's token kinds by place (one token per goblet)."""
+    tokens = action.get("tokens")
     kinds = [t.value for t in Token]
     if not isinstance(tokens, list) or len(tokens) != goblets:
-        raise MalformedInput(f"must list {goblets} token kinds", field="action.goblets")
+        raise MalformedInput(f"must list {goblets} token kinds", field="action.tokens")
     for index, token in enumerate(tokens):
         if token not in kinds:
-            raise MalformedInput(f"unknown token kind {token!r}", field=f"action.goblets[{index}]")
+            raise MalformedInput(f"unknown token kind {token!r}", field=f"action.tokens[{index}]")
     return [str(token) for token in tokens]
 
 

@@ -24,7 +24,7 @@ def view(state: RussianModel, mover: object, viewer: Viewer) -> dict[str, Any]:
         drunk = state.drunk.get(position)
         goblets.append(
             {
-                "position": position,
+                "place": position,
                 "drunk_by": drunk["seat"] if drunk else None,
                 "revealed": drunk["contents"] if drunk else None,
                 "poisoned": drunk["poisoned"] if drunk else None,
@@ -76,7 +76,7 @@ def hidden_alternatives(state: RussianModel, action: Action, viewer: Viewer) -> 
     if not isinstance(action, Mapping):
         return []
     if action.get("type") == "initial_pour":
-        tokens = action.get("goblets")
+        tokens = action.get("tokens")
         if not (
             isinstance(tokens, list)
             and len(tokens) == GOBLETS
@@ -84,7 +84,7 @@ def hidden_alternatives(state: RussianModel, action: Action, viewer: Viewer) -> 
         ):
             return []
         return [
-            {"type": "initial_pour", "goblets": list(other)}
+            {"type": "initial_pour", "tokens": list(other)}
             for other in sorted(set(permutations(tokens)))
             if list(other) != tokens
         ]

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, Action, Event, GameState, Mode, Viewer
-from companion.core.games.goblets import engine, rules, setup, views
+from companion.core.games.goblets import engine, rules, setup, views, vocabulary
 from companion.core.games.goblets.model import CHANCE_PHASES, GobletsModel, Phase
 from companion.core.games.goblets.options import Options
 
@@ -50,6 +50,7 @@ class GobletsState(GobletsModel, GameState):
         kind = action.get("type")
         if not isinstance(kind, str):
             raise MalformedInput(f"must be a string, got {kind!r}", field="type")
+        vocabulary.refuse_old(action)  # an old journal is upgraded when it is read
         if self.phase == Phase.OVER:
             raise IllegalAction("the game is over", rule=rules.GAME_OVER)
         trial = self.clone()

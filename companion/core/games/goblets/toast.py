@@ -106,7 +106,7 @@ def correct_contents(state: GobletsModel, sensed: list[dict[str, int]]) -> list[
                     move(screen, goblet, kind, take)
                     missing -= take
     return [
-        {"event": "reveal_corrected", "goblet": place, "tracked": have, "sensed": want}
+        {"event": "reveal_corrected", "place": place, "tracked": have, "sensed": want}
         for place, (want, have) in enumerate(zip(wanted, tracked, strict=True))
         if want != have
     ]

@@ -219,13 +219,13 @@ def _other_winetaster_deals(state: GobletsModel, action: Action, viewer: Viewer)
 
 def _averted_alternatives(state: GobletsModel, action: Action) -> list[Action]:
     """Everyone averted their eyes: a Swap and a Coaster exchange leave the same rings in view."""
-    if "coasters" not in action or not isinstance(action.get("goblets"), list):
+    if "coasters" not in action or not isinstance(action.get("places"), list):
         return []
     if action.get("swap") and action.get("coasters"):
         return [
-            {**action, "goblets": [p, q]}
+            {**action, "places": [p, q]}
             for p, q in combinations(range(len(state.places)), 2)
-            if [p, q] != action["goblets"]
+            if [p, q] != action["places"]
         ]
     return [{**action, "swap": not action.get("swap"), "coasters": not action.get("coasters")}]
 
@@ -239,13 +239,13 @@ def publicly_reveals(state: GobletsModel, action: Action) -> bool:
 
 SECRET_FIELDS = {
     "pour": ("token",),
-    "initial_pour": ("tokens", "goblets"),
+    "initial_pour": ("tokens",),
     "deal_winetaster_cards": ("cards",),
     shootout.POUR: ("goblets",),
 }
 """What a replay of the live game leaves out of each action type (Russian Goblette's initial pour
-names its ``goblets``)."""
-AVERTED = ("goblets", "swap", "coasters")
+lists its ``tokens`` too)."""
+AVERTED = ("places", "swap", "coasters")
 """An averted-eyes ability's fields: "make everyone avert their eyes", so nobody saw them."""
 
 
@@ -324,4 +324,4 @@ def reveals_hidden(state: GobletsModel, action: Action) -> bool:
     kind = action.get("type")
     if kind in ("reveal", "peek"):
         return True
-    return kind == "ability" and "goblet" in action
+    return kind == "ability" and "place" in action

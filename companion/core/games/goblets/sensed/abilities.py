@@ -1,8 +1,8 @@
 """Character abilities at a sensed table: tapped on the owner's phone, their effects then read.
 
 The readers cannot see which card a player uses, nor why a Goblet moved, so an ability is an
-input: the owner taps it on their phone (``{"type": "ability", "card": ..., "goblet": p}`` or
-``"goblets": [p, q]``, ``"swap"``, ``"coasters"``: the engine's action, ``docs/goblets.md``), the
+input: the owner taps it on their phone (``{"type": "ability", "card": ..., "place": p}`` or
+``"places": [p, q]``, ``"swap"``, ``"coasters"``: the engine's action, ``docs/goblets.md``), the
 engine records it at once (recording mode: a card used out of its timing is warned about), and
 the physical effect that follows on the table is the ability's, not a new action:
 
@@ -33,8 +33,9 @@ from typing import Any
 from companion.core.errors import MalformedInput
 from companion.core.game import Action
 from companion.core.games.goblets.model import GobletsModel, Phase, Stage, StepKind
+from companion.core.games.goblets.vocabulary import refuse_old
 
-PARAMETERS = ("card", "goblet", "goblets", "swap", "coasters")
+PARAMETERS = ("card", "place", "places", "swap", "coasters")
 """What a phone's ability tap may carry (the engine checks each against the card)."""
 
 
@@ -47,6 +48,7 @@ def ability_action(seat: int, data: Mapping[str, Any]) -> Action:
     if not isinstance(card, str) or not card:
         raise MalformedInput(f"must name a Character card, got {card!r}", field="card")
     action: Action = {"type": "ability", "seat": seat}
+    refuse_old({**data, **action})  # a page from before the places were named ``place``
     action.update({key: data[key] for key in PARAMETERS if key in data})
     return action
 
@@ -61,7 +63,7 @@ class Expected:
     def after(self, action: Action, effect: str) -> None:
         """Expect what the recorded ability ``action`` (its card's ``effect``) does by hand."""
         if effect == "peek_any":
-            self.lifts.append(action["goblet"])
+            self.lifts.append(action["place"])
 
     def take_lift(self, place: int) -> bool:
         """True (and forgotten) when a lift at ``place`` is an expected ability's."""

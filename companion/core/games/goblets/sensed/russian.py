@@ -11,12 +11,12 @@ sensed event can be told apart by whose Goblet it touched, as the 4-6 player tab
 (:mod:`companion.core.games.goblets.sensed.actors`). Every sensed act is the act of the player whose
 turn it is, and "1 single action" means the turn passes with it:
 
-- a token read into the Goblet at a spot: ``{"type": "pour", "seat": to act, "goblet": spot,
+- a token read into the Goblet at a spot: ``{"type": "pour", "seat": to act, "place": spot,
   "token": kind}``; during the initial pour, the first token into each Goblet is the Course's
   ``initial_pour`` (the Host's hands);
-- a Goblet lifted and put back on its spot: ``{"type": "peek", "seat": to act, "goblet":
+- a Goblet lifted and put back on its spot: ``{"type": "peek", "seat": to act, "place":
   spot}`` ("Look into", any Goblet of the row: option ``peek`` "any");
-- two Goblets that changed places: ``{"type": "swap", "seat": to act, "goblets": [p, q]}``
+- two Goblets that changed places: ``{"type": "swap", "seat": to act, "places": [p, q]}``
   (any change is recorded as the Swaps that make it; a Rotate read is recorded as one, and the
   engine warns: "you can't Rotate");
 - the phone's taps: Pass and Toast; after the Toast each final action likewise.
@@ -151,7 +151,7 @@ class GobletteTable(EventIntake):
         mine = {k: n for k, n in state.goblets[place].items() if n}
         if counts is not None and {k: n for k, n in counts.items() if n} != mine:
             result.notices.append({"notice": "contents_mismatch", "goblet": self.bound[place]})
-        self._apply({"type": "drink", "seat": state.current, "goblet": place}, result, True)
+        self._apply({"type": "drink", "seat": state.current, "place": place}, result, True)
         return result
 
     def follow(self, state: RussianState) -> Result:
@@ -228,7 +228,7 @@ class GobletteTable(EventIntake):
                 result.notices.append({"notice": "pour_not_recorded", "goblet": name})
                 return
             place = next(p for p, n in self.bound.items() if n == name)
-            action = {"type": "pour", "seat": seat, "goblet": place, "token": item["token"]}
+            action = {"type": "pour", "seat": seat, "place": place, "token": item["token"]}
             self._apply(action, result)
         elif kind == "lift":
             seat = self.turn_seat()
@@ -237,7 +237,7 @@ class GobletteTable(EventIntake):
                     result.notices.append({"notice": "lift", "seat": item["seat"]})
                 return  # between Courses the Goblets are handled to set them out
             place = next(p for p, n in self.bound.items() if n == item["goblet"])
-            self._apply({"type": "peek", "seat": seat, "goblet": place}, result)
+            self._apply({"type": "peek", "seat": seat, "place": place}, result)
         elif kind == "layout_change":
             self._move_to(item["layout"], result)
 
@@ -251,7 +251,7 @@ class GobletteTable(EventIntake):
         if len(self._first) < GOBLETS:
             return
         tokens = [self._first[self.bound[p]] for p in range(GOBLETS)]
-        if not self._apply({"type": "initial_pour", "goblets": tokens}, result):
+        if not self._apply({"type": "initial_pour", "tokens": tokens}, result):
             result.notices.append({"notice": "initial_pour_unusual"})
             return
         if self._extra:
@@ -291,7 +291,7 @@ class GobletteTable(EventIntake):
                     self.bound = {(p + shift) % GOBLETS: n for p, n in self.bound.items()}
             else:
                 a, b = sorted(part["swap"])
-                if self._apply({"type": "swap", "seat": seat, "goblets": [a, b]}, result):
+                if self._apply({"type": "swap", "seat": seat, "places": [a, b]}, result):
                     self.bound[a], self.bound[b] = self.bound[b], self.bound[a]
             seat = self.turn_seat() if self.turn_seat() is not None else seat
         if self.bound != target:

@@ -225,7 +225,7 @@ class SensedTable(EventIntake, CourseTable):
         card = next(c for c in state.opts.characters if c.name == action["card"])
         self.expected.after(action, card.effect)
         if action.get("coasters") and self.names.rings and self.on_rings is not None:
-            p, q = action["goblets"]
+            p, q = action["places"]
             self.on_rings(self.names.name(state.goblet_at[p]), self.names.name(state.goblet_at[q]))
 
     # -- moves -------------------------------------------------------------------------------
@@ -305,7 +305,7 @@ class SensedTable(EventIntake, CourseTable):
             result.notices.append({"notice": "pour_not_recorded", "goblet": name})
             return
         seat = None if item.get("outside") else self.turn_seat()
-        self._apply({"type": "pour", "seat": seat, "goblet": place, "token": token}, result)
+        self._apply({"type": "pour", "seat": seat, "place": place, "token": token}, result)
 
     def _lift(self, item: dict[str, Any], result: Result) -> None:
         """A Goblet lifted and put back at its place: "Look into Your Goblet" (a Peek)."""
