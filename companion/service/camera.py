@@ -27,10 +27,9 @@ place, no token lying in a reveal area: :mod:`companion.core.games.goblets.sense
 the Host taps "start the Course"; putting the Goblets back after a reveal is never recorded as play.
 
 Beside reader nodes (a game played ``"readers"`` with the camera configured too) the camera is a
-witness (:class:`~companion.service.camera_witness.CameraWitness`).
-
-Calibration (:mod:`companion.service.camera_calibration`): without one the loop only keeps the
-latest frame and the Host is told to calibrate (:meth:`calibrate`).
+witness (:class:`~companion.service.camera_witness.CameraWitness`). Calibration
+(:mod:`companion.service.camera_calibration`): without one the loop only keeps the latest frame
+and the Host is told to calibrate (:meth:`calibrate`).
 """
 
 from __future__ import annotations
