@@ -335,7 +335,7 @@ class CourseByHand:
                 end = max(end, self.t)
             self.t = end
         self.layout = [old[(s - step) % n] for s in range(n)]
-        direction = "clockwise" if step == 1 else "counterclockwise"
+        direction = "clockwise" if step == 1 else "widdershins"
         self.moved({"event": "rotate", "direction": direction})
 
     def swap(self, a: int, b: int) -> None:

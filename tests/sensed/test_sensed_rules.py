@@ -104,7 +104,7 @@ def test_pour_and_rotate_are_the_acts_of_the_seat_whose_turn_it_is() -> None:
     sensed = table()
     out = sensed.on_event(pour("aconitiers", "poison"))
     assert out.actions == [{"type": "pour", "seat": 1, "place": 2, "token": "poison"}]
-    out = sensed.on_event({"event": "rotate", "direction": "counterclockwise"})
+    out = sensed.on_event({"event": "rotate", "direction": "widdershins"})
     assert out.actions == [{"type": "rotate", "seat": 1, "direction": "widdershins"}]
     assert sensed.turn_seat() == 2  # "up to two actions": the turn ended on its limit
     assert sensed.status()["engine_layout"] == sensed.status()["layout"]

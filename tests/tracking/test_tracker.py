@@ -108,7 +108,7 @@ def rotate_by_hand(table, goblets, step):
     return layout
 
 
-@pytest.mark.parametrize(("step", "direction"), [(1, "clockwise"), (-1, "counterclockwise")])
+@pytest.mark.parametrize(("step", "direction"), [(1, "clockwise"), (-1, "widdershins")])
 def test_rotation_goblet_by_goblet_is_one_rotate(step, direction):
     table = settled_table()
     layout = rotate_by_hand(table, ["A", "B", "C", "D"], step)
@@ -159,7 +159,7 @@ def test_classify_names_each_kind_of_change():
         {"event": "rotate", "direction": "clockwise"}
     ]
     assert classify(before, {0: "B", 1: "C", 2: "A"}, 3) == [
-        {"event": "rotate", "direction": "counterclockwise"}
+        {"event": "rotate", "direction": "widdershins"}
     ]
     assert classify(before, {0: "C", 1: "B", 2: "A"}, 3) == [{"event": "swap", "seats": [0, 2]}]
     assert classify({0: "A", 1: "B"}, {0: "B", 1: "A"}, 2) == [{"event": "swap", "seats": [0, 1]}]

@@ -152,7 +152,7 @@ def follow(
     kind = event["event"]
     new = dict(layout)
     if kind == "rotate":
-        step = {"clockwise": 1, "counterclockwise": -1}.get(event.get("direction"))
+        step = {"clockwise": 1, "widdershins": -1}.get(event.get("direction"))
         if step is None:
             raise MalformedInput(f"unknown direction {event.get('direction')!r}", field="direction")
         return {(p + step) % places: n for p, n in layout.items()}

@@ -37,7 +37,9 @@ def classify(
         if moved[a] == b and moved[b] == a:
             return [{"event": "swap", "seats": [a, b]}]
     if len(moved) == seats:
-        for step, direction in ((1, "clockwise"), (-1, "counterclockwise")):
+        # The rulebook's words: "Move all of the Goblets one place in the same direction,
+        # clockwise or widdershins" (the engine's Rotate says the same).
+        for step, direction in ((1, "clockwise"), (-1, "widdershins")):
             if all(new == (old + step) % seats for old, new in moved.items()):
                 return [{"event": "rotate", "direction": direction}]
     return [

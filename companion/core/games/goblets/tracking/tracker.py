@@ -28,7 +28,7 @@ Events (``t`` is the time of the observation that decided them):
 - ``{"t", "event": "layout", "seats": {"0": NAME, ...}}``: the first believed layout, and the one
   after a Host fix.
 - ``{"t", "event": "pour", "goblet", "token", "uid"}``.
-- ``{"t", "event": "rotate", "direction": "clockwise" | "counterclockwise"}``.
+- ``{"t", "event": "rotate", "direction": "clockwise" | "widdershins"}``.
 - ``{"t", "event": "swap", "seats": [a, b]}``.
 - ``{"t", "event": "move", "goblet", "from", "to"}``: a change that is no single Rotate or Swap.
 - ``{"t", "event": "lift", "goblet", "seat"}``: lifted and put back (a probable Peek).
