@@ -127,6 +127,9 @@ def test_a_tap_naming_no_card_is_refused_with_the_field() -> None:
     with pytest.raises(MalformedInput) as error:
         sensed.ability(1, {"card": "Seer", "place": 9})
     assert error.value.field == "place"
+    with pytest.raises(MalformedInput) as error:
+        sensed.ability(1, {"card": "Seer", "goblet": 3})  # a page from before issue 16
+    assert error.value.field == "goblet" and "old name" in str(error.value)
     assert sensed.state.stage == "course_start"  # nothing was recorded
 
 
