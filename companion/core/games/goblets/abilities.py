@@ -21,50 +21,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from companion.core.errors import MalformedInput
-from companion.core.game import Action, Event
+from companion.core.game import Event
 from companion.core.games.goblets import rules
+from companion.core.games.goblets.action_values import Ability
 from companion.core.games.goblets.characters import Character
 from companion.core.games.goblets.model import GobletsModel, Step, StepKind, move
 
 TIMING_OF_STEP = {StepKind.TURN: "own_turn", StepKind.FINAL: "toast_phase"}
 NO_RINGS = "At the beginning of the game, remove the Coaster rings from the Goblets."
-
-
-def _pair(action: Action, high: int) -> list[int]:
-    pair = action.get("places")
-    if (
-        not isinstance(pair, list)
-        or len(pair) != 2
-        or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < high for p in pair)
-        or pair[0] == pair[1]
-    ):
-        raise MalformedInput(f"must be two different places, got {pair!r}", field="places")
-    return pair
-
-
-def parse(state: GobletsModel, action: Action) -> None:
-    """Check an ``ability`` action's shape: a known card and its effect's parameters."""
-    name = action.get("card")
-    card = next((c for c in state.opts.characters if c.name == name), None)
-    if card is None:
-        raise MalformedInput(f"no Character card named {name!r}", field="card")
-    n = len(state.places)
-    if card.effect == "peek_any":
-        place = action.get("place")
-        if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < n:
-            raise MalformedInput(f"must be a place from 0 to {n - 1}", field="place")
-    elif card.effect == "swap_any":
-        _pair(action, n)
-    elif card.effect == "swap_and_exchange_coasters":
-        _pair(action, n)
-        for key in ("swap", "coasters"):
-            if not isinstance(action.get(key), bool):
-                raise MalformedInput(f"must be true or false, got {action.get(key)!r}", field=key)
-        if not action["swap"] and not action["coasters"]:
-            raise MalformedInput(
-                "Swap and/or exchange the Coasters: one must be true", field="swap"
-            )
 
 
 def usable_card(state: GobletsModel, seat: int) -> tuple[int, Character | None]:
@@ -80,12 +44,12 @@ def _timing(step: Step) -> str | None:
     return step.timing if step.kind == StepKind.ABILITY else TIMING_OF_STEP.get(step.kind)
 
 
-def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str] | None:
+def violation(state: GobletsModel, action: Ability, step: Step) -> tuple[str, str] | None:
     """The rule an ``ability`` action breaks now, or None."""
     seat = step.seat
     holder, card = usable_card(state, seat)
-    if card is None or card.name != action["card"]:
-        return f"{state.seat_name(seat)} does not hold {action['card']} face up", rules.OWN_CARD
+    if card is None or card.name != action.card.name:
+        return f"{state.seat_name(seat)} does not hold {action.card.name} face up", rules.OWN_CARD
     if not card.is_active:
         return f"{card.name} is not used with an action", rules.OVERRIDE
     if card.timing != _timing(step):
@@ -98,25 +62,24 @@ def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str
         return f"{card.name} was already used this turn", rules.ONCE_PER_COURSE
     if card.effect == "take_token" and not state.pool.get(card.token or "", 0):
         return f"the common pool has no {card.token} token left", rules.OVERRIDE
-    if action.get("coasters") and state.opts.raise_your_memory:
+    if action.coasters and state.opts.raise_your_memory:
         return "there are no Coaster rings in Raise Your Memory", NO_RINGS
     return None
 
 
-def legal(state: GobletsModel, step: Step) -> list[Action]:
+def legal(state: GobletsModel, step: Step) -> list[Ability]:
     """Every way the current step's seat may use its card now."""
     seat = step.seat
     card = usable_card(state, seat)[1]
     if card is None or not card.is_active:
         return []
-    base = {"type": "ability", "seat": seat, "card": card.name}
     n = len(state.places)
     if card.effect == "peek_any":
-        candidates = [{**base, "place": p} for p in range(n)]
+        candidates = [Ability(seat, card, place=p) for p in range(n)]
     elif card.effect == "swap_any":
-        candidates = [{**base, "places": [p, q]} for p, q in combinations(range(n), 2)]
+        candidates = [Ability(seat, card, places=pq) for pq in combinations(range(n), 2)]
     elif card.effect == "take_token":
-        candidates = [base]
+        candidates = [Ability(seat, card)]
     else:
         modes = (
             [(True, False)]
@@ -128,8 +91,8 @@ def legal(state: GobletsModel, step: Step) -> list[Action]:
             ]
         )
         candidates = [
-            {**base, "places": [p, q], "swap": swap, "coasters": coasters}
-            for p, q in combinations(range(n), 2)
+            Ability(seat, card, places=pq, swap=swap, coasters=coasters)
+            for pq in combinations(range(n), 2)
             for swap, coasters in modes
         ]
     if candidates and violation(state, candidates[0], step) is not None:
@@ -137,16 +100,17 @@ def legal(state: GobletsModel, step: Step) -> list[Action]:
     return candidates
 
 
-def perform(state: GobletsModel, action: Action, seat: int | None) -> list[Event]:
+def perform(state: GobletsModel, action: Ability, seat: int | None) -> list[Event]:
     """Do the card's effect and mark it used (this step, and this Course if once per Course)."""
     assert seat is not None
-    card = next(c for c in state.opts.characters if c.name == action["card"])
+    card = action.card
     state.used_step.append(card.name)
     if card.once_per_course:
         state.used_course.append([usable_card(state, seat)[0], card.name])
     public: Event = {"event": "ability", "seat": seat, "card": card.name}
     if card.effect == "peek_any":
-        return [public, *state.record_peek(seat, action["place"])]
+        assert action.place is not None
+        return [public, *state.record_peek(seat, action.place)]
     if card.effect == "take_token":
         assert card.token is not None
         screen = state.screens[state.place_index(seat)]
@@ -154,12 +118,13 @@ def perform(state: GobletsModel, action: Action, seat: int | None) -> list[Event
             return [public]  # recorded out of its rules: nothing left to take
         move(state.pool, screen, card.token)
         return [{**public, "token": card.token}]
-    p, q = action["places"]
-    if card.effect == "swap_any" or action.get("swap"):
+    assert action.places is not None
+    p, q = action.places
+    if card.effect == "swap_any" or action.swap:
         state.goblet_at[p], state.goblet_at[q] = state.goblet_at[q], state.goblet_at[p]
     if card.effect == "swap_any":
         return [{**public, "places": [p, q]}]
-    if action.get("coasters"):
+    if action.coasters:
         gp, gq = state.goblet_at[p], state.goblet_at[q]
         state.ring_of[gp], state.ring_of[gq] = state.ring_of[gq], state.ring_of[gp]
     # Everyone averted their eyes: the table sees only where the rings stand now.
@@ -168,7 +133,7 @@ def perform(state: GobletsModel, action: Action, seat: int | None) -> list[Event
         "to": seat,
         "card": card.name,
         "places": [p, q],
-        "swap": action["swap"],
-        "coasters": action["coasters"],
+        "swap": action.swap,
+        "coasters": action.coasters,
     }
     return [{**public, "averted": True}, private]

@@ -7,20 +7,36 @@ scoring and the tie-break -- and none of them calls another. This module alone d
 next: :data:`NEXT_PART` says, for the stage whose steps are all done, which chapter starts the
 next part of the Course, and :func:`apply` takes an action through its chapter in both modes
 (DESIGN.md principle 6): ENFORCING raises IllegalAction naming the rule; RECORDING applies what
-the sensors saw and adds a ``rule_warning`` event. The state (:mod:`state`) works on a copy, so a
-refused action changes nothing.
+the sensors saw and adds a ``rule_warning`` event. An action arrives here as its frozen value,
+read at the door (:func:`door.parse`: every shape checked, before the phase), and the chapters
+read its typed fields; :func:`legal` and :func:`sample_chance` give them back as JSON
+(``wire()``). The state (:mod:`state`) works on a copy, so a refused action changes nothing.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 
-from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
+from companion.core.errors import AmbiguousObservation, IllegalAction
 from companion.core.game import CHANCE, Action, Event, Mode
 from companion.core.games.goblets import abilities, actions, rules, setup, toast, turns
+from companion.core.games.goblets.action_values import CHANCE as CHANCE_VALUES
+from companion.core.games.goblets.action_values import (
+    COUNTED,
+    Ability,
+    Decline,
+    Defer,
+    GobletsAction,
+    Pass,
+    Pour,
+    Reveal,
+    ShootoutChoose,
+    ShootoutPour,
+    Toast,
+)
 from companion.core.games.goblets.model import (
-    CHANCE_ACTIONS,
     CHANCE_PHASES,
     GobletsModel,
     Phase,
@@ -28,9 +44,6 @@ from companion.core.games.goblets.model import (
     Step,
     StepKind,
 )
-
-PLAYER_ACTIONS = actions.PLAYER_ACTIONS
-"""Action types a seat takes."""
 
 
 def _after_course(state: GobletsModel) -> list[Event]:
@@ -90,6 +103,9 @@ def legal(state: GobletsModel) -> list[Action]:
 USES_CARDS = (StepKind.TURN, StepKind.FINAL, StepKind.ABILITY)
 """The steps in which a Character card may be used (its timing decides which)."""
 
+PASSES = (Pass, Decline, Defer)
+"""The actions that do nothing but end a step: out of turn they break no rule."""
+
 
 def sample_chance(state: GobletsModel, rng: random.Random) -> Action:
     """Draw the chance outcome due now with ``rng``."""
@@ -100,19 +116,14 @@ def sample_chance(state: GobletsModel, rng: random.Random) -> Action:
     return setup.sample_chance(state, rng)
 
 
-def apply(state: GobletsModel, action: Action, mode: Mode) -> list[Event]:
-    """Apply ``action`` to ``state`` (a copy: on an error the caller drops it) in ``mode``."""
-    kind = action["type"]
-    if kind in CHANCE_ACTIONS:
+def apply(state: GobletsModel, action: GobletsAction, mode: Mode) -> list[Event]:
+    """Apply ``action`` (read at the door) to ``state`` (a copy: on an error the caller drops
+    it) in ``mode``."""
+    if isinstance(action, CHANCE_VALUES):
         return setup.apply_chance(state, action, mode) + settle(state)
-    if state.phase == Phase.SHOOTOUT:
+    if isinstance(action, ShootoutPour | ShootoutChoose):  # read only in the shoot-out
         return toast.shootout_apply(state, action, mode)
-    if kind not in PLAYER_ACTIONS:
-        known = ", ".join([*CHANCE_ACTIONS, *PLAYER_ACTIONS])
-        raise MalformedInput(f"unknown action type {kind!r} (known: {known})", field="type")
-    seat = actions.parse(state, action, mode)
-    if kind == "ability":
-        abilities.parse(state, action)
+    kind, seat = action.TYPE, action.seat  # a player's action: every one has its seat
     if state.phase != Phase.PLAY:
         raise IllegalAction(f"{kind} is not possible now (phase {state.phase})", rule=rules.CHANCE)
     if mode is Mode.ENFORCING:
@@ -131,10 +142,10 @@ def apply(state: GobletsModel, action: Action, mode: Mode) -> list[Event]:
     return _record(state, action, seat)
 
 
-def violation(state: GobletsModel, action: Action, step: Step) -> tuple[str, str] | None:
+def violation(state: GobletsModel, action: GobletsAction, step: Step) -> tuple[str, str] | None:
     """The rule ``action`` breaks in ``step`` (message, rulebook sentence), or None."""
     problem = actions.violation(state, action, step)
-    if problem is None and action["type"] == "ability":
+    if problem is None and isinstance(action, Ability):
         return abilities.violation(state, action, step)
     return problem
 
@@ -146,14 +157,14 @@ def warning(state: GobletsModel, seat: int | None, message: str, rule: str) -> E
     return event
 
 
-def _sync(state: GobletsModel, seat: int, kind: str) -> bool:
+def _sync(state: GobletsModel, seat: int, action: GobletsAction) -> bool:
     """Recording: bring ``seat``'s step to the front if it is still to come (others passed).
 
     A turn action while Course-start abilities are pending means they were all declined.
     """
     if state.steps[0].seat == seat:
         return True
-    if state.stage == Stage.COURSE_START and kind not in ("ability", "decline"):
+    if state.stage == Stage.COURSE_START and not isinstance(action, Ability | Decline):
         while state.stage == Stage.COURSE_START:
             end_step(state)
         state.last_actor = None
@@ -174,11 +185,10 @@ def _sync(state: GobletsModel, seat: int, kind: str) -> bool:
     return True
 
 
-def _record(state: GobletsModel, action: Action, seat: int | None) -> list[Event]:
+def _record(state: GobletsModel, action: GobletsAction, seat: int | None) -> list[Event]:
     """Recording mode: what happened on the table happened; broken rules become warnings."""
-    kind = action["type"]
     events: list[Event] = []
-    if kind == "reveal":
+    if isinstance(action, Reveal):
         if state.stage not in (Stage.TOAST, Stage.BEFORE_DRINKING):
             raise AmbiguousObservation("the Goblets were revealed without a Toast")
         # Lifting the Goblets means every final action and ability still due was passed.
@@ -186,9 +196,10 @@ def _record(state: GobletsModel, action: Action, seat: int | None) -> list[Event
             end_step(state)
         return perform(state, action, seat, counted=True)
     if seat is None:
+        assert isinstance(action, Pour)
         return _record_unknown_pour(state, action)
-    if not _sync(state, seat, kind):
-        if kind in ("pass", "decline", "defer"):
+    if not _sync(state, seat, action):
+        if isinstance(action, PASSES):
             return events  # doing nothing out of turn breaks no rule
         rule = rules.TOAST_PHASE if state.stage == Stage.TOAST else rules.TURNS
         events.append(warning(state, seat, f"{state.seat_name(seat)} acted out of turn", rule))
@@ -197,48 +208,50 @@ def _record(state: GobletsModel, action: Action, seat: int | None) -> list[Event
     problem = violation(state, action, step)
     if problem:
         events.append(warning(state, seat, *problem))
-    counted = kind in actions.ALLOWED[step.kind]
+    counted = isinstance(action, actions.ALLOWED[step.kind])
     return events + perform(state, action, seat, counted=counted)
 
 
-def _record_unknown_pour(state: GobletsModel, action: Action) -> list[Event]:
+def _record_unknown_pour(state: GobletsModel, action: Pour) -> list[Event]:
     """A pour nobody saw the pourer of: from the mover's screen if it can be, else warned."""
-    token = action["token"]
     step = state.steps[0]
-    if step.kind in (StepKind.TURN, StepKind.FINAL) and state.screens[step.place].get(token, 0):
-        return perform(state, {**action, "seat": step.seat}, step.seat, counted=True)
+    mover = step.kind in (StepKind.TURN, StepKind.FINAL)
+    if mover and state.screens[step.place].get(action.token, 0):
+        seen = dataclasses.replace(action, seat=step.seat)
+        return perform(state, seen, step.seat, counted=True)
     events = [warning(state, None, "a token was poured out of turn", rules.TURNS)]
     return events + perform(state, action, None, counted=False)
 
 
-def perform(state: GobletsModel, action: Action, seat: int | None, counted: bool) -> list[Event]:
+def perform(
+    state: GobletsModel, action: GobletsAction, seat: int | None, counted: bool
+) -> list[Event]:
     """Do what ``action`` does to the table; ``counted`` also advances the turn bookkeeping."""
-    kind = action["type"]
-    if kind in actions.COUNTED:
+    if isinstance(action, COUNTED):
         events = actions.do(state, action, seat)
         if counted:
             state.taken += 1
             if state.taken >= state.steps[0].limit:
                 events.extend(end_step(state))
         return events
-    if kind == "toast":
+    if isinstance(action, Toast):
         if state.stage != Stage.TURNS:
             return []  # recorded in the Toast Phase: the Toast is already called
         assert seat is not None
         return toast.call_toast(state, seat)
-    if kind == "ability":
+    if isinstance(action, Ability):
         events = abilities.perform(state, action, seat)
         if counted and state.steps[0].kind == StepKind.ABILITY:
             events.extend(end_step(state))
         return events
-    if kind == "reveal":
+    if isinstance(action, Reveal):
         if state.steps and state.steps[0].kind != StepKind.REVEAL:
             state.steps = [s for s in state.steps if s.kind == StepKind.REVEAL]
         events = []
-        if action.get("goblets") is not None:
-            events.extend(toast.correct_contents(state, action["goblets"]))
+        if action.goblets is not None:
+            events.extend(toast.correct_contents(state, list(action.goblets)))
         return events + toast.do_reveal(state) + settle(state)
     # pass, decline, defer: the step is done (out of turn they do nothing)
     if not counted:
         return []
-    return [{"event": kind, "seat": seat}, *end_step(state)]
+    return [{"event": action.TYPE, "seat": seat}, *end_step(state)]

@@ -13,12 +13,23 @@ phase table (:mod:`engine`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import Action, Event, Mode
 from companion.core.games.goblets import rules
+from companion.core.games.goblets.action_values import (
+    WRONG_INITIAL_POUR,
+    DealCharacters,
+    DealTargets,
+    DealWinetasterCards,
+    Draw,
+    GobletsAction,
+    InitialPour,
+    LegacyDraw,
+    initial_pour_tokens,
+)
 from companion.core.games.goblets.model import (
     GobletsModel,
     Phase,
@@ -26,14 +37,8 @@ from companion.core.games.goblets.model import (
     empty_into,
     move,
 )
-from companion.core.games.goblets.tokens import COURSE_SUPPLY, is_kind
+from companion.core.games.goblets.tokens import COURSE_SUPPLY
 from companion.core.games.goblets.winetasters import layout
-
-
-def _initial_pour_tokens(places: int) -> list[str]:
-    """ "1 Antidote and 2 Poison tokens, plus enough Wine tokens" for one token per Goblet."""
-    return ["antidote", "poison", "poison"] + ["wine"] * (places - 3)
-
 
 # -- Course setup ----------------------------------------------------------------------------
 
@@ -64,28 +69,27 @@ def start_course(state: GobletsModel) -> None:
 def sample_chance(state: GobletsModel, rng: random.Random) -> Action:
     """Draw the outcome of the chance phase due now."""
     opts = state.opts
+    drawn: GobletsAction
     if state.phase == Phase.DEAL_CHARACTERS:
         names = rng.sample([card.name for card in opts.characters], opts.players)
-        return {"type": "deal_characters", "characters": names}
-    if state.phase == Phase.INITIAL_POUR:
-        tokens = _initial_pour_tokens(opts.places)
+        drawn = DealCharacters(tuple(names))
+    elif state.phase == Phase.INITIAL_POUR:
+        tokens = initial_pour_tokens(opts.places)
         rng.shuffle(tokens)
-        return {"type": "initial_pour", "tokens": tokens}
-    if state.phase == Phase.DEAL_WINETASTER_CARDS:
+        drawn = InitialPour(tuple(tokens))
+    elif state.phase == Phase.DEAL_WINETASTER_CARDS:
         deck = ["loyal"] * opts.loyal + ["traitor"] * opts.traitor
         pairs = [i for i, place in enumerate(state.places) if place.winetaster is not None]
-        drawn = rng.sample(deck, len(pairs))
         cards: list[str | None] = [None] * len(state.places)
-        for index, card in zip(pairs, drawn, strict=True):
+        for index, card in zip(pairs, rng.sample(deck, len(pairs)), strict=True):
             cards[index] = card
-        return {"type": "deal_winetaster_cards", "cards": cards}
-    if state.phase == Phase.DEAL_TARGETS:
-        return {"type": "deal_targets", "targets": rng.sample(list(opts.houses), opts.places)}
-    draws = legacy_draws(state, lambda seat, deck: rng.choice(deck))
-    return {
-        "type": "legacy_draw",
-        "draws": [{"seat": d["seat"], "character": d["character"]} for d in draws],
-    }
+        drawn = DealWinetasterCards(tuple(cards))
+    elif state.phase == Phase.DEAL_TARGETS:
+        drawn = DealTargets(tuple(rng.sample(list(opts.houses), opts.places)))
+    else:
+        draws = legacy_draws(state, lambda seat, deck: rng.choice(deck))
+        drawn = LegacyDraw(tuple(Draw(d["seat"], d["character"]) for d in draws))
+    return drawn.wire()
 
 
 def legacy_deck(state: GobletsModel) -> list[str]:
@@ -143,48 +147,25 @@ def legacy_draws(
     return draws
 
 
-def _check_list(action: Mapping[str, Any], key: str, length: int) -> list[Any]:
-    """``action[key]`` as a list of ``length`` strings (or nulls), else MalformedInput."""
-    value = action.get(key)
-    if (
-        not isinstance(value, list)
-        or len(value) != length
-        or not all(item is None or isinstance(item, str) for item in value)
-    ):
-        raise MalformedInput(f"must be a list of {length} names, got {value!r}", field=key)
-    return value
-
-
-def apply_chance(state: GobletsModel, action: Action, mode: Mode) -> list[Event]:
+def apply_chance(state: GobletsModel, action: GobletsAction, mode: Mode) -> list[Event]:
     """Apply a chance outcome (a sensed initial pour may break the rule: see below)."""
-    kind = action["type"]
+    kind = action.TYPE
     if state.phase != kind:
         raise IllegalAction(f"{kind} is not due now (phase {state.phase})", rule=rules.CHANCE)
     opts = state.opts
-    if kind == "deal_characters":
-        names = _check_list(action, "characters", opts.players)
-        known = [card.name for card in opts.characters]
-        if sorted(names, key=str) != sorted(set(names), key=str) or any(
-            n not in known for n in names
-        ):
-            raise MalformedInput("must be distinct cards of the deck", field="characters")
-        state.characters = list(names)
+    if isinstance(action, DealCharacters):
+        state.characters = list(action.characters)
         start_course(state)
-        return [{"event": "characters_dealt", "characters": list(names)}]
-    if kind == "initial_pour":
-        tokens = _check_list(action, "tokens", opts.places)
+        return [{"event": "characters_dealt", "characters": list(action.characters)}]
+    if isinstance(action, InitialPour):
+        tokens = action.tokens
         events: list[Event] = [{"event": "initial_pour", "goblets": len(tokens)}]
-        if sorted(map(str, tokens)) != sorted(_initial_pour_tokens(opts.places)):
+        if sorted(tokens) != sorted(initial_pour_tokens(opts.places)):
             needed = {kind: tokens.count(kind) for kind in set(tokens)}
-            possible = all(
-                is_kind(kind) and state.pool.get(kind, 0) >= n for kind, n in needed.items()
-            )
-            if mode is not Mode.RECORDING or not possible:
-                raise MalformedInput(
-                    "must be 1 Antidote, 2 Poison and Wine for the rest, one per Goblet",
-                    field="tokens",
-                )
-            # Sensed play: the Host poured other tokens. Reality wins; say which rule broke.
+            if not all(state.pool.get(kind, 0) >= n for kind, n in needed.items()):
+                raise MalformedInput(WRONG_INITIAL_POUR, field="tokens")
+            # Sensed play (the door let only a recording through): the Host poured other
+            # tokens. Reality wins; say which rule broke.
             warning = {
                 "event": "rule_warning",
                 "seat": None,
@@ -197,24 +178,16 @@ def apply_chance(state: GobletsModel, action: Action, mode: Mode) -> list[Event]
             move(state.pool, state.goblets[state.goblet_at[place]], token)
         state.phase = Phase.DEAL_WINETASTER_CARDS if opts.is_winetasters else Phase.DEAL_TARGETS
         return events
-    if kind == "deal_winetaster_cards":
+    if isinstance(action, DealWinetasterCards):
         return _deal_winetaster_cards(state, action)
-    if kind == "deal_targets":
+    if isinstance(action, DealTargets):
         return _deal_targets(state, action)
+    assert isinstance(action, LegacyDraw)
     return _legacy_draw(state, action)
 
 
-def _deal_winetaster_cards(state: GobletsModel, action: Action) -> list[Event]:
-    cards = _check_list(action, "cards", len(state.places))
-    for index, (place, card) in enumerate(zip(state.places, cards, strict=True)):
-        wanted = place.winetaster is not None
-        if (card in ("loyal", "traitor")) != wanted or (not wanted and card is not None):
-            raise MalformedInput(
-                "a Loyal or Traitor card per pair, null else", field=f"cards[{index}]"
-            )
-    opts = state.opts
-    if cards.count("loyal") > opts.loyal or cards.count("traitor") > opts.traitor:
-        raise MalformedInput("more cards than the Winetaster deck holds", field="cards")
+def _deal_winetaster_cards(state: GobletsModel, action: DealWinetasterCards) -> list[Event]:
+    opts, cards = state.opts, action.cards
     state.wt_cards = [None] * opts.players
     for place, card in zip(state.places, cards, strict=True):
         if card is not None:
@@ -223,12 +196,9 @@ def _deal_winetaster_cards(state: GobletsModel, action: Action) -> list[Event]:
     return [{"event": "winetaster_cards_dealt"}]
 
 
-def _deal_targets(state: GobletsModel, action: Action) -> list[Event]:
+def _deal_targets(state: GobletsModel, action: DealTargets) -> list[Event]:
     opts = state.opts
-    dealt = _check_list(action, "targets", opts.places)
-    if sorted(map(str, dealt)) != sorted(opts.houses):
-        raise MalformedInput("must deal each Target card of the Houses in play", field="targets")
-    targets = list(dealt)
+    targets = list(action.targets)
     events: list[Event] = []
     host_place = state.place_index(state.host)
     n = len(targets)
@@ -258,15 +228,9 @@ def _deal_targets(state: GobletsModel, action: Action) -> list[Event]:
     return events  # with no such ability, the engine starts the turns at once
 
 
-def _legacy_draw(state: GobletsModel, action: Action) -> list[Event]:
-    draws = action.get("draws")
-    if not isinstance(draws, list):
-        raise MalformedInput(f"must be a list, got {draws!r}", field="draws")
-    seats = [d.get("seat") if isinstance(d, Mapping) else None for d in draws]
-    names = [d.get("character") if isinstance(d, Mapping) else None for d in draws]
-    if not all(isinstance(name, str) for name in names):
-        raise MalformedInput("each draw needs a card name", field="draws")
-    given = iter(names)
+def _legacy_draw(state: GobletsModel, action: LegacyDraw) -> list[Event]:
+    seats = [draw.seat for draw in action.draws]
+    given = iter(draw.character for draw in action.draws)
     refused: list[str] = []
 
     def check(seat: int, deck: list[str]) -> str:

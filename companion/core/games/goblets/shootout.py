@@ -24,7 +24,10 @@ seats 0-based and clockwise), so the embedding state can simply delegate ``to_mo
 ``view(viewer)`` under a key of its own view while its shoot-out is running. It holds only JSON-able
 data and is deep-copyable (``clone()``).
 
-Actions (plain JSON dicts, journaled as they are):
+Actions (JSON dicts, journaled as they are; read at the door into the frozen values
+:class:`~companion.core.games.goblets.action_values.ShootoutPour` and ``ShootoutChoose``,
+:func:`~companion.core.games.goblets.door.parse_shootout`, the embedding engine handing them to
+:meth:`Shootout.play`):
 
 * ``{"type": "shootout_pour", "goblets": {goblet_id: "wine" | "poison", ...}}`` -- the Host's pour,
   one token per goblet. With virtual goblets it is the CHANCE outcome drawn by
@@ -66,11 +69,13 @@ from typing import Any
 
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, _Chance
+from companion.core.games.goblets.action_values import ShootoutChoose, ShootoutPour
+from companion.core.games.goblets.door import parse_shootout
 from companion.core.games.goblets.scoring import reveal
 from companion.core.games.goblets.tokens import Token
 
-POUR = "shootout_pour"
-CHOOSE = "shootout_choose"
+POUR = ShootoutPour.TYPE
+CHOOSE = ShootoutChoose.TYPE
 WINE = Token.WINE.value
 POISON = Token.POISON.value
 
@@ -197,28 +202,29 @@ class Shootout(GameState):
         seat = self.to_move()
         if seat is None or seat is CHANCE:
             return []
-        return [{"type": CHOOSE, "seat": seat, "goblet": g} for g in self._open_goblets()]
+        return [ShootoutChoose(seat, g).wire() for g in self._open_goblets()]
 
     def sample_chance(self, rng: random.Random) -> Action:
         """The Host's random pour: 1 Wine and Poison in the other goblets, drawn with ``rng``."""
         if self.to_move() is not CHANCE:
             raise IllegalAction("the goblets have already been poured", rule=RULE_TIE)
-        wine_goblet = rng.choice(self.goblet_ids)
-        return {
-            "type": POUR,
-            "goblets": {g: WINE if g == wine_goblet else POISON for g in self.goblet_ids},
-        }
+        return self._pour(rng.choice(self.goblet_ids)).wire()
+
+    def _pour(self, wine_goblet: str) -> ShootoutPour:
+        """The legal pour whose one Wine is in ``wine_goblet``, Poison in every other."""
+        return ShootoutPour(
+            tuple((g, WINE if g == wine_goblet else POISON) for g in self.goblet_ids)
+        )
 
     def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
         """Apply a pour or a choice; see the module docstring for what each mode refuses."""
-        if not isinstance(action, Mapping):
-            raise MalformedInput("an action must be an object", field="action")
-        kind = action.get("type")
-        if kind == POUR:
+        return self.play(parse_shootout(action, self.goblet_ids), mode)
+
+    def play(self, action: ShootoutPour | ShootoutChoose, mode: Mode) -> list[Event]:
+        """Apply a pour or a choice already read at the door (:func:`door.parse_shootout`)."""
+        if isinstance(action, ShootoutPour):
             return self._apply_pour(action, mode)
-        if kind == CHOOSE:
-            return self._apply_choose(action, mode)
-        raise MalformedInput(f"unknown shoot-out action type {kind!r}", field="action.type")
+        return self._apply_choose(action, mode)
 
     def _refuse(self, message: str, rule: str, mode: Mode) -> None:
         """An action that cannot happen now: illegal when enforcing, unexplainable when sensed."""
@@ -226,17 +232,8 @@ class Shootout(GameState):
             raise AmbiguousObservation(f"{message} (rule: {rule})")
         raise IllegalAction(message, rule=rule)
 
-    def _apply_pour(self, action: Action, mode: Mode) -> list[Event]:
-        goblets = action.get("goblets")
-        if not isinstance(goblets, Mapping):
-            raise MalformedInput("must map each goblet id to a token", field="action.goblets")
-        if set(goblets) != set(self.goblet_ids):
-            raise MalformedInput(
-                f"must name exactly the goblets {self.goblet_ids}", field="action.goblets"
-            )
-        for g, token in goblets.items():
-            if token not in (WINE, POISON):
-                raise MalformedInput(f"{token!r} is not 'wine' or 'poison'", field=f"goblets.{g}")
+    def _apply_pour(self, action: ShootoutPour, mode: Mode) -> list[Event]:
+        goblets = action.contents
         if self.contents is not None:
             self._refuse("the goblets have already been poured", RULE_TIE, mode)
         events: list[Event] = []
@@ -250,12 +247,8 @@ class Shootout(GameState):
         events.insert(0, {"event": "shootout_poured", "goblets": list(self.goblet_ids)})
         return events
 
-    def _apply_choose(self, action: Action, mode: Mode) -> list[Event]:
-        seat, goblet = action.get("seat"), action.get("goblet")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise MalformedInput("must be a seat number", field="action.seat")
-        if not isinstance(goblet, str):
-            raise MalformedInput("must be a goblet id", field="action.goblet")
+    def _apply_choose(self, action: ShootoutChoose, mode: Mode) -> list[Event]:
+        seat, goblet = action.seat, action.goblet
         if self.contents is None:
             self._refuse("no goblet has been poured yet", RULE_TIE, mode)
         if goblet not in self.goblet_ids:
@@ -337,11 +330,7 @@ class Shootout(GameState):
         poured = action.get("goblets")
         if not isinstance(poured, Mapping):
             return []
-        return [
-            {"type": POUR, "goblets": {g: WINE if g == wine else POISON for g in self.goblet_ids}}
-            for wine in self.goblet_ids
-            if poured.get(wine) != WINE
-        ]
+        return [self._pour(wine).wire() for wine in self.goblet_ids if poured.get(wine) != WINE]
 
     def reveals_hidden(self, action: Action) -> bool:
         """A choice reveals the chosen goblet's token to everyone."""

@@ -14,9 +14,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.errors import IllegalAction, MalformedInput
+from companion.core.errors import IllegalAction
 from companion.core.game import HOST, Action, Event, GameState, Mode, Viewer
-from companion.core.games.goblets import engine, rules, setup, views, vocabulary
+from companion.core.games.goblets import door, engine, rules, setup, views, vocabulary
 from companion.core.games.goblets.model import CHANCE_PHASES, GobletsModel, Phase
 from companion.core.games.goblets.options import Options
 
@@ -44,17 +44,17 @@ class GobletsState(GobletsModel, GameState):
         return engine.sample_chance(self, rng)
 
     def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
-        """Apply ``action``; on any error the state is left exactly as it was."""
-        if not isinstance(action, Mapping):
-            raise MalformedInput(f"must be an object, got {action!r}", field="action")
-        kind = action.get("type")
-        if not isinstance(kind, str):
-            raise MalformedInput(f"must be a string, got {kind!r}", field="type")
-        vocabulary.refuse_old(action)  # an old journal is upgraded when it is read
+        """Apply ``action``; on any error the state is left exactly as it was.
+
+        Its shape is checked first, at the door (:func:`door.parse`: MalformedInput naming the
+        field), then the phase and the rules (:mod:`engine`)."""
+        if isinstance(action, Mapping):
+            vocabulary.refuse_old(action)  # an old journal is upgraded when it is read
+        value = door.parse(self, action, mode)
         if self.phase == Phase.OVER:
             raise IllegalAction("the game is over", rule=rules.GAME_OVER)
         trial = self.clone()
-        events = engine.apply(trial, action, mode)
+        events = engine.apply(trial, value, mode)
         self.__dict__.update(trial.__dict__)
         return events
 

@@ -13,7 +13,8 @@ scoring) is the engine's phase table (:mod:`engine`).
 from __future__ import annotations
 
 from companion.core.errors import AmbiguousObservation
-from companion.core.game import Action, Event, Mode
+from companion.core.game import Event, Mode
+from companion.core.games.goblets.action_values import ShootoutChoose, ShootoutPour
 from companion.core.games.goblets.houses import HOUSE_IDS
 from companion.core.games.goblets.model import (
     GobletsModel,
@@ -211,9 +212,11 @@ def finish(state: GobletsModel, winners: list[int]) -> list[Event]:
     return [{"event": "game_over", "vp": list(state.vp), "winners": list(winners)}]
 
 
-def shootout_apply(state: GobletsModel, action: Action, mode: Mode) -> list[Event]:
+def shootout_apply(
+    state: GobletsModel, action: ShootoutPour | ShootoutChoose, mode: Mode
+) -> list[Event]:
     """Delegate to the shoot-out; its end ends the game."""
-    events = [{"event": e.get("type"), **e} for e in state.shootout.apply(action, mode)]
+    events = [{"event": e.get("type"), **e} for e in state.shootout.play(action, mode)]
     if state.shootout.is_over():
         events.extend(finish(state, state.shootout.winners()))
     return events

@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.core.errors import MalformedInput
 from companion.core.game import Action, Mode
-from companion.core.games.goblets import abilities as engine_abilities
+from companion.core.games.goblets import door
 from companion.core.games.goblets.model import Phase, Stage, StepKind
 from companion.core.games.goblets.sensed import actors
 from companion.core.games.goblets.sensed.abilities import ability_action
@@ -95,7 +95,7 @@ class SensedTable(EventIntake, CourseTable):
         parameters, see :mod:`companion.core.games.goblets.sensed.abilities`); its physical effect,
         read afterwards, is the ability's. A tap the engine cannot parse raises MalformedInput."""
         action = ability_action(self._check_seat(seat), data)
-        engine_abilities.parse(self.state, action)
+        door.parse(self.state, action, Mode.RECORDING)  # the card and its parameters
         return self._submit({"event": "input.ability", "seat": seat, "action": action})
 
     def tick(self, t: float) -> Result:
