@@ -20,6 +20,7 @@ import numpy as np
 
 from companion.core.errors import MalformedInput
 from vision import layout, palette
+from vision.order import median, percentile
 
 MIN_SIDE = 64
 
@@ -85,6 +86,7 @@ def _table_mask(n: int) -> np.ndarray:
 _MASK = _table_mask(_FIT)
 _DESIGN_ON_TABLE = _DESIGN[_MASK]
 _DESIGN_ON_TABLE64 = _DESIGN_ON_TABLE.astype(np.float64)
+_DESIGN_FLAT = np.ascontiguousarray(_DESIGN.reshape(-1, _DESIGN.shape[-1]))
 
 
 def lighting(canonical: np.ndarray) -> tuple[np.ndarray, float]:
@@ -99,23 +101,33 @@ def _fit(canonical: np.ndarray) -> tuple[np.ndarray, float]:
     return _fit_thumbnail(cv2.resize(canonical, (_FIT, _FIT), interpolation=cv2.INTER_AREA))
 
 
+def _row_sums(values: np.ndarray) -> np.ndarray:
+    """The sum of each row of a 2-D float array (numpy's sum along a short row is slow)."""
+    return cv2.reduce(values, 1, cv2.REDUCE_SUM).reshape(-1)
+
+
 def _fit_thumbnail(thumbnail: np.ndarray) -> tuple[np.ndarray, float]:
     """The robust cubic fit of :func:`_fit` to a ``_FIT`` x ``_FIT`` thumbnail of the table."""
     small = thumbnail.astype(np.float32)
-    design = _DESIGN_ON_TABLE
     values = small[_MASK]
     values64 = values.astype(np.float64)
     keep = np.ones(len(values), bool)
-    surface = np.empty((_FIT, _FIT, 3), np.float32)
     for _ in range(4):
         a = _DESIGN_ON_TABLE64[keep]
-        # Normal equations solved by OpenCV: numpy's lstsq is slow on a busy multi-core Pi.
-        _, coef = cv2.solve(a.T @ a, a.T @ values64[keep], flags=cv2.DECOMP_CHOLESKY)
-        fitted = design @ coef.astype(np.float32)
+        # Normal equations by OpenCV's products and solver: numpy's matrix products go through
+        # a multi-threaded BLAS, slow on a busy machine (and numpy's lstsq on a Pi).
+        normal = cv2.mulTransposed(a, True)
+        _, coef = cv2.solve(
+            normal,
+            cv2.gemm(a, values64[keep], 1.0, None, 0.0, flags=cv2.GEMM_1_T),
+            flags=cv2.DECOMP_CHOLESKY,
+        )
+        coef32 = coef.astype(np.float32)
+        fitted = cv2.gemm(_DESIGN_ON_TABLE, coef32, 1.0, None, 0.0)
         # Pixels far from the cloth (rings, goblets, tokens, shadows) do not light the table.
-        err = np.abs(values - fitted).sum(axis=1) / np.maximum(fitted.sum(axis=1), 1.0)
-        keep = err < max(0.06, 2.5 * float(np.median(err[keep])))
-    surface[...] = _DESIGN @ coef.astype(np.float32)
+        err = _row_sums(cv2.absdiff(values, fitted)) / np.maximum(_row_sums(fitted), 1.0)
+        keep = err < max(0.06, 2.5 * median(err[keep]))
+    surface = cv2.gemm(_DESIGN_FLAT, coef32, 1.0, None, 0.0).reshape(_FIT, _FIT, 3)
     return np.maximum(surface, 4.0), float(keep.mean())
 
 
@@ -133,6 +145,7 @@ PAPER = 236.0
 """The white of the printed markers under the reference light (the white reference)."""
 _MARKER_R = round(layout.MARKER_SIZE * 0.65)
 _ONES = np.ones((1, 3), np.float32)
+_THIRD = np.full((1, 3), 1.0 / 3.0)
 Box = tuple[int, int, int, int]
 """A part of the canonical view: rows ``y0:y1``, columns ``x0:x1``."""
 WHOLE: Box = (0, layout.SIZE, 0, layout.SIZE)
@@ -211,11 +224,14 @@ def _white_of(patches: list[np.ndarray], surface: np.ndarray) -> np.ndarray | No
     ratios = []
     for marker, patch in zip(layout.MARKER_IDS, patches, strict=True):
         mx, my = layout.marker_centre(marker)
-        patch = patch.reshape(-1, 3).astype(np.float32)
-        grey = patch.mean(axis=1)
-        low, high = np.percentile(grey, (15, 85))
-        white = patch[grey >= high].mean(axis=0)
-        dark = patch[grey <= low].mean(axis=0)
+        # The mean of the channels and the means of the brightest and darkest pixels by
+        # OpenCV (numpy's reductions along a short axis are slow).
+        patch = patch.astype(np.float32)
+        grey = cv2.transform(patch, _THIRD)
+        flat = grey.reshape(-1)
+        low, high = percentile(flat, 15), percentile(flat, 85)
+        white = np.array(cv2.mean(patch, cv2.compare(grey, high, cv2.CMP_GE))[:3], np.float32)
+        dark = np.array(cv2.mean(patch, cv2.compare(grey, low, cv2.CMP_LE))[:3], np.float32)
         cloth = _at(surface, mx, my)
         # A marker is paper and ink: its whites clearly brighter than its blacks, and not
         # much darker than the cloth (a shadowed or covered marker is no white reference).
@@ -241,12 +257,66 @@ def relight(canonical: np.ndarray) -> tuple[np.ndarray, Cloth]:
     return _relit(canonical, gain), _cloth_model(blurred, gain[::_STRIDE, ::_STRIDE], colour)
 
 
+_UPSCALE = layout.SIZE / _FIT
+"""Canonical pixels per thumbnail pixel (12.5)."""
+_TILE = round(2 * _UPSCALE)
+"""Two thumbnail pixels span this many canonical ones, a whole number (25)."""
+
+
 @dataclass(frozen=True)
 class Light:
-    """How one frame is relit: the gain at every canonical pixel and the cloth model."""
+    """How one frame is relit: the gain (the cloth's reference colour over the fitted light,
+    per channel) on the fit's ``_FIT x _FIT`` thumbnail, and the cloth model. The gain at a
+    canonical pixel is the thumbnail's, upsampled bilinearly (as ``cv2.resize`` would), worked
+    out only for the parts of the view that are relit."""
 
-    gain: np.ndarray
+    small: np.ndarray
     cloth: Cloth
+
+    def gain_of(self, box: Box | None = None, stride: int = 1) -> np.ndarray:
+        """The gain over the canonical view's part ``box`` (default: all of it), every
+        ``stride``-th pixel (float32, rows x columns x 3): the thumbnail upsampled bilinearly
+        with pixel centres aligned and edges replicated, the values ``cv2.resize`` to the
+        whole view gives there. (Not by numpy's matrix products: a multi-threaded BLAS makes
+        them slow on a busy machine.)"""
+        y0, y1, x0, x1 = box or WHOLE
+        if stride == 1:
+            return self._resized(y0, y1, x0, x1)
+        scale = _FIT / layout.SIZE
+        to_small = np.array(
+            [
+                [scale * stride, 0.0, (x0 + 0.5) * scale - 0.5],
+                [0.0, scale * stride, (y0 + 0.5) * scale - 0.5],
+            ]
+        )
+        size = (-(-(x1 - x0) // stride), -(-(y1 - y0) // stride))
+        return cv2.warpAffine(
+            self.small,
+            to_small,
+            size,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+
+    def _resized(self, y0: int, y1: int, x0: int, x1: int) -> np.ndarray:
+        """The whole view's ``cv2.resize`` of the thumbnail, only over rows ``y0:y1`` and
+        columns ``x0:x1``: a piece of the thumbnail resized by the same factor. A thumbnail
+        pixel spans ``_UPSCALE`` canonical ones, so a piece starting at an even thumbnail
+        pixel starts at a whole canonical one, and with a pixel to spare on every side (or
+        the thumbnail's edge, replicated as the whole resize does) its pixels are the same."""
+        t0y, t0x = max(2 * (y0 // _TILE) - 2, 0), max(2 * (x0 // _TILE) - 2, 0)
+        # An even number of thumbnail pixels: a whole number of canonical ones, the same scale.
+        t1y = min(t0y + 2 * -(-(-(-y1 * _FIT // layout.SIZE) + 2 - t0y) // 2), _FIT)
+        t1x = min(t0x + 2 * -(-(-(-x1 * _FIT // layout.SIZE) + 2 - t0x) // 2), _FIT)
+        piece = self.small[t0y:t1y, t0x:t1x]
+        out = cv2.resize(piece, (round((t1x - t0x) * _UPSCALE), round((t1y - t0y) * _UPSCALE)))
+        oy, ox = round(t0y * _UPSCALE), round(t0x * _UPSCALE)
+        return out[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
+
+    @property
+    def gain(self) -> np.ndarray:
+        """The gain at every canonical pixel (:meth:`gain_of` the whole view)."""
+        return self.gain_of()
 
 
 def light_of(image: np.ndarray, homography: np.ndarray) -> Light:
@@ -263,8 +333,9 @@ def light_of(image: np.ndarray, homography: np.ndarray) -> Light:
     surface, cloth = _fit_thumbnail(cv2.resize(sparse, (_FIT, _FIT), interpolation=cv2.INTER_AREA))
     patches = [_warp_box(image, h, _marker_box(m)) for m in layout.MARKER_IDS]
     colour = _cloth_colour(surface, cloth, _white_of(patches, surface))
-    gain = cv2.resize(colour / surface, (layout.SIZE, layout.SIZE))
-    return Light(gain, _cloth_model(sparse, gain[::_STRIDE, ::_STRIDE], colour))
+    light = Light(np.ascontiguousarray(colour / surface, np.float32), Cloth(colour))
+    model = _cloth_model(sparse, light.gain_of(WHOLE, _STRIDE), colour)
+    return Light(light.small, model)
 
 
 def relit_box(
@@ -272,8 +343,7 @@ def relit_box(
 ) -> np.ndarray:
     """The part ``box`` of the relit canonical view (every ``stride``-th pixel), warped from
     the frame alone: the same pixels as the whole view's there."""
-    y0, y1, x0, x1 = box
-    gain = light.gain[y0:y1:stride, x0:x1:stride]
+    gain = light.gain_of(box, stride)
     return _relit(_warp_box(image, np.asarray(homography, np.float64), box, stride), gain)
 
 
@@ -379,11 +449,11 @@ def _cloth_model(sparse: np.ndarray, gain: np.ndarray, colour: np.ndarray) -> Cl
     samples = np.take(sparse.reshape(-1, 3), at, axis=0).astype(np.float32)
     samples *= np.take(np.ascontiguousarray(gain).reshape(-1, 3), at, axis=0)
     table = np.minimum(np.rint(samples), SATURATED - 1)
-    total = table.sum(axis=1) + 1.0
+    total = _row_sums(table) + 1.0
     ref = colour / (float(colour.sum()) + 1.0)
     d = np.hypot(table[:, 0] / total - ref[0], table[:, 2] / total - ref[2])
     near = d[d < 0.06]
-    spread = float(np.median(near)) if near.size else 0.01
+    spread = median(near) if near.size else 0.01
     return Cloth(colour, float(np.clip(6.0 * spread, 0.025, 0.06)))
 
 

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision import layout, palette
+from vision.order import median_rows, percentile
 
 KINDS = tuple(palette.TOKEN_COLOURS)
 NAMES, LAB = palette.lab(palette.TOKEN_COLOURS)
@@ -139,12 +140,12 @@ def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) ->
     # Else the nearest colour of the darkest quarter, lit back: a coloured token in a shadow or
     # blurred into the cloth keeps its hue there.
     order = np.argsort(g[inside], kind="stable")
-    colour = np.clip(np.median(pixels[order[:quarter]], axis=0) / shade, 0, 255).astype(np.uint8)
+    colour = np.clip(median_rows(pixels[order[:quarter]]) / shade, 0, 255).astype(np.uint8)
     lab = cv2.cvtColor(colour[None, None, :], cv2.COLOR_BGR2Lab)[0, 0].astype(np.float32)
     kind = KINDS[int(np.argmin((((LAB - lab) * _KIND_WEIGHTS) ** 2).sum(axis=1)))]
     if kind not in ("poison", "antidote"):
         return kind
     # A grey token: Poison or Antidote by its darkest tenth, lit back (a sheen's white reaches
     # all but the far edge of a glossy Poison token's face; an Antidote's face is white all over).
-    least = float(np.percentile(g[inside], 10)) / shade
+    least = percentile(g[inside], 10) / shade
     return "antidote" if least >= ANTIDOTE_LEAST else "poison"

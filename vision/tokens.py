@@ -41,6 +41,7 @@ from vision import frame, layout, palette
 from vision.frame import Cloth
 from vision.kinds import NO_KIND, chroma_kind, chromatic, classify, kind_of
 from vision.layout import TableLayout
+from vision.order import median
 
 KINDS = tuple(palette.TOKEN_COLOURS)
 R = layout.TOKEN_RADIUS
@@ -271,10 +272,11 @@ def find_blobs(
         votes = _votes_near(mask)
     else:
         votes = np.zeros(mask.shape, np.float32)
-        for index in range(len(KINDS)):
-            part = ((classes == index) & (mask > 0)).astype(np.uint8)
-            if part.any():
-                votes += _votes_near(_fill_holes(cv2.morphologyEx(part, cv2.MORPH_OPEN, _OPEN)))
+        inside = mask > 0
+        present = np.bincount(classes[inside], minlength=256)[: len(KINDS)]
+        for index in np.flatnonzero(present).tolist():
+            part = ((classes == index) & inside).astype(np.uint8)
+            votes += _votes_near(_fill_holes(cv2.morphologyEx(part, cv2.MORPH_OPEN, _OPEN)))
     # A centre: enough of a rim voted for it, and the token's face is there (a sheen's hollow
     # leaves at least a crescent of it).
     ys, xs = np.nonzero(votes >= MIN_VOTES)
@@ -296,6 +298,8 @@ def _sheen_to_token(classes: np.ndarray) -> None:
     """A glossy token's specular highlight is white: a white patch smaller than a token that
     touches a coloured token is that token's sheen, not an Antidote (in place)."""
     white = (classes == _ANTIDOTE).astype(np.uint8)
+    if not cv2.countNonZero(white):
+        return
     n, labels, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
     for label in range(1, n):
         if stats[label, cv2.CC_STAT_AREA] >= SHEEN_AREA:
@@ -310,19 +314,38 @@ def _sheen_to_token(classes: np.ndarray) -> None:
             classes[y0 : y + h + 3, x0 : x + w + 3][part] = np.bincount(near).argmax()
 
 
-def _cloth_distance(lab: np.ndarray, cloth_bgr: np.ndarray) -> np.ndarray:
-    """Every pixel's weighted Lab distance to the frame's cloth at the nearest of its
-    :data:`SHADES` (the same weights as the token classifier's). OpenCV's per-element
-    arithmetic: a third of the time numpy's temporaries take on a Pi."""
-    shades = np.array([[np.clip(cloth_bgr * k, 0, 255) for k in SHADES]], np.uint8)
-    refs = cv2.cvtColor(shades, cv2.COLOR_BGR2Lab)[0].astype(np.float64)
+@dataclass(frozen=True)
+class _ClothRefs:
+    """What the reveal areas' readers need to know of one frame's cloth, worked out once per
+    frame rather than once per area: its Lab colour at each of :data:`SHADES`, its grey level,
+    the token kinds of its colour and the coloured kind its chroma points to."""
+
+    shades: np.ndarray
+    level: float
+    near: list[str]
+    chroma: int
+
+    @staticmethod
+    def of(cloth: Cloth) -> _ClothRefs:
+        """The references of ``cloth``."""
+        shades = np.array([[np.clip(cloth.bgr * k, 0, 255) for k in SHADES]], np.uint8)
+        refs = cv2.cvtColor(shades, cv2.COLOR_BGR2Lab)[0].astype(np.float64)
+        level = float(cv2.cvtColor(_bgr8(cloth.bgr), cv2.COLOR_BGR2GRAY)[0, 0])
+        return _ClothRefs(refs, level, near_cloth(cloth), chroma_kind(cloth.bgr))
+
+
+def _nearer_cloth(lab: np.ndarray, token_distance: np.ndarray, refs: _ClothRefs) -> np.ndarray:
+    """Where a pixel's weighted Lab distance to the frame's cloth at the nearest of its
+    :data:`SHADES` is no more than its distance to the nearest token colour (the same weights
+    as the token classifier's). OpenCV's per-element arithmetic: a third of the time numpy's
+    temporaries take on a Pi."""
     f = lab.astype(np.float32)
     best = None
-    for ref in refs:
-        d = cv2.subtract(f, (*ref, 0.0))
+    for ref in refs.shades:
+        d = cv2.subtract(f, (*ref.tolist(), 0.0))
         d = cv2.transform(cv2.multiply(d, d), _SQUARED_WEIGHTS)
         best = d if best is None else cv2.min(best, d)
-    return cv2.sqrt(best)
+    return cv2.sqrt(best) <= token_distance
 
 
 def _bgr8(bgr: np.ndarray) -> np.ndarray:
@@ -342,7 +365,7 @@ def _shade_near(grey: np.ndarray, cloth_like: np.ndarray, x: int, y: int, level:
     values = patch[keep]
     if values.size < 20:
         return 1.0
-    return float(np.clip(np.median(values) / max(level, 1.0), 0.4, 1.25))
+    return float(np.clip(median(values) / max(level, 1.0), 0.4, 1.25))
 
 
 def _unexplained(
@@ -411,7 +434,7 @@ def _cloth_coloured(
             # a red cloth is no Wine token).
             xi, yi = round(x), round(y)
             face = ratio[max(yi - 3, 0) : yi + 4, max(xi - 3, 0) : xi + 4]
-            if face.size and float(np.median(face)) < 1.0 - STANDS_OUT:
+            if face.size and median(face.reshape(-1)) < 1.0 - STANDS_OUT:
                 continue
             if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
                 taken.append((x, y))
@@ -425,13 +448,13 @@ def _cloth_coloured(
     return found
 
 
-def _untextured(crop: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) -> bool:
+def _untextured(grey8: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) -> bool:
     """True when a wide patch of what looks like cloth lacks the table's grain: a hand or an
     arm the table's own colour (dark skin over wood) hides the area. Only on a textured table
     (wood): the grain's local contrast (standard deviation over mean, which a shadow keeps) is
     measured on the cloth of the band round the area, and a smooth patch of two tokens' area
-    or more, in the area or the band, is no table."""
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    or more, in the area or the band, is no table. ``grey8``: the crop's brightness."""
+    grey = grey8.astype(np.float32)
     mean = cv2.blur(grey, (GRAIN_WINDOW, GRAIN_WINDOW))
     spread = cv2.blur(grey * grey, (GRAIN_WINDOW, GRAIN_WINDOW)) - mean * mean
     spread = cv2.sqrt(cv2.max(spread, 0.0))
@@ -441,7 +464,7 @@ def _untextured(crop: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) -> 
     bare_band = where & (_BAND > 0)
     if int(bare_band.sum()) < SMOOTH_AREA:
         return False
-    grain = float(np.median(contrast[bare_band]))
+    grain = median(contrast[bare_band])
     if grain < TEXTURED:
         return False
     smooth = (where & (contrast < SMOOTH * grain)).astype(np.uint8)
@@ -451,12 +474,17 @@ def _untextured(crop: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) -> 
 
 
 def area_blobs(
-    normalised: np.ndarray, cx: float, cy: float, cloth: Cloth | None = None
+    normalised: np.ndarray,
+    cx: float,
+    cy: float,
+    cloth: Cloth | None = None,
+    refs: _ClothRefs | None = None,
 ) -> list[Blob] | None:
     """The blobs of tokens in the reveal area centred at ``(cx, cy)``, each with its token
     centres and their kinds; None when something neither cloth nor token covers the area
     (:data:`BORDER`, :data:`SATURATED`)."""
     cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
+    refs = refs or _ClothRefs.of(cloth)
     x0, y0 = round(cx) - _HALF, round(cy) - _HALF
     crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
@@ -488,27 +516,27 @@ def area_blobs(
     # Only a vivid one: a token's blurred edge mixes its colour with the cloth's, and is cloth.
     b, g, r = cv2.split(crop)
     spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
-    vivid = (by_chroma != NO_KIND) & (by_chroma != chroma_kind(cloth.bgr))
+    vivid = (by_chroma != NO_KIND) & (by_chroma != refs.chroma)
     vivid &= spread >= VIVID
     cloth_like = bare | (
-        (_cloth_distance(lab, cloth.bgr) <= token_distance) & ~(colourless & ~loose) & ~vivid
+        _nearer_cloth(lab, token_distance, refs) & ~(colourless & ~loose) & ~vivid
     )
-    if _untextured(crop, cloth_like, table):
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    if _untextured(grey, cloth_like, table):
         return None
     # A lamp's sheen greys a Poison token to the colour of the cloth in shadow; but a shadow
     # on the table is broad (a goblet's, a hand's), a token small: what is much darker than the
     # table round it at a token's scale, and colourless, is a sheened Poison token.
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     # The table's own level round each pixel: dark things no wider than a token or two closed
     # over; what is brighter than the lit cloth (a white token, a marker's paper) clipped
     # first, or the cloth between two white things would look dark.
-    level = float(cv2.cvtColor(_bgr8(cloth.bgr), cv2.COLOR_BGR2GRAY)[0, 0])
+    level = refs.level
     capped = np.minimum(grey, np.uint8(min(round(1.1 * level), 255)))
     around = cv2.morphologyEx(capped, cv2.MORPH_CLOSE, _AROUND)
     small_dark = grey.astype(np.float32) < SHEEN_DARK * around.astype(np.float32)
     sheened = cloth_like & small_dark & colourless
     token = (~cloth_like | sheened) & (area > 0)
-    near = near_cloth(cloth)
+    near = refs.near
     hidden = np.zeros_like(token)
     if near:  # a token the cloth's colour shows by its colour only in scraps: not trusted
         hidden = token & np.isin(classes, [KINDS.index(k) for k in near])
@@ -572,7 +600,11 @@ def count_tokens(
     """Every seat's revealed tokens: seat -> {kind: count} (every kind, zeros included), or
     None for an area not seen (a hand, glare or a goblet over it: counting would misread)."""
     table = TableLayout(seats)
-    found = {s: area_blobs(normalised, *table.reveal_centre(s), cloth) for s in range(seats)}
+    cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
+    refs = _ClothRefs.of(cloth)
+    found = {
+        s: area_blobs(normalised, *table.reveal_centre(s), cloth, refs) for s in range(seats)
+    }
     counts: dict[int, dict[str, int] | None] = {}
     for seat, blobs in found.items():
         if blobs is None:
