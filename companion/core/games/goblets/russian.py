@@ -15,7 +15,9 @@ The 4-6 player engine dispatches here: :func:`new_russian_state` builds the init
 
 This module is the state machine (the actions and their flow); the table's fields and a Course's
 setup and end are :mod:`russian_model`, what each viewer sees :mod:`russian_views`, the options,
-the rulebook sentences and the field checks :mod:`russian_rules`. Callers import from here.
+the rulebook sentences :mod:`russian_rules`, the actions as frozen values and their one door
+(:func:`russian_actions.parse`, every shape checked before the phase) :mod:`russian_actions`.
+Callers import from here.
 
 Options (all optional; unknown keys are MalformedInput naming the key):
 
@@ -55,15 +57,23 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
+from companion.core.errors import AmbiguousObservation, IllegalAction
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, _Chance
 from companion.core.games.goblets import russian_rules as rules
 from companion.core.games.goblets import russian_views, views, vocabulary
+from companion.core.games.goblets.action_values import InitialPour, Pass, Rotate, Toast
+from companion.core.games.goblets.russian_actions import (
+    Drink,
+    RowPeek,
+    RowPour,
+    RowSwap,
+    RussianAction,
+    parse,
+)
 from companion.core.games.goblets.russian_model import (
     GOBLETS,
     INITIAL_POUR,
     KINDS,
-    PLAYER_ACTIONS,
     Phase,
     RussianModel,
     add,
@@ -107,29 +117,18 @@ class RussianState(RussianModel, GameState):
             return []
         assert isinstance(seat, int)
         if self.phase == Phase.DRINKING:
-            return [
-                {"type": "drink", "seat": seat, "place": p}
-                for p in range(GOBLETS)
-                if p not in self.drunk
-            ]
-        actions: list[Action] = []
+            return [Drink(seat, p).wire() for p in range(GOBLETS) if p not in self.drunk]
+        actions: list[RussianAction] = []
         if self.phase == Phase.TURNS and not self.screens[seat][Token.WINE.value]:
-            actions.append({"type": "toast", "seat": seat})
+            actions.append(Toast(seat))
         for kind in KINDS:
             if self.screens[seat][kind]:
-                actions.extend(
-                    {"type": "pour", "seat": seat, "token": kind, "place": p}
-                    for p in range(GOBLETS)
-                )
+                actions.extend(RowPour(seat, kind, p) for p in range(GOBLETS))
         if self.options.peek == "any":
-            actions.extend({"type": "peek", "seat": seat, "place": p} for p in range(GOBLETS))
-        actions.extend(
-            {"type": "swap", "seat": seat, "places": [p, q]}
-            for p in range(GOBLETS)
-            for q in range(p + 1, GOBLETS)
-        )
-        actions.append({"type": "pass", "seat": seat})
-        return actions
+            actions.extend(RowPeek(seat, p) for p in range(GOBLETS))
+        actions.extend(RowSwap(seat, (p, q)) for p in range(GOBLETS) for q in range(p + 1, GOBLETS))
+        actions.append(Pass(seat))
+        return [action.wire() for action in actions]
 
     def sample_chance(self, rng: random.Random) -> Action:
         """The Course's initial pour: the six tokens shuffled into the row with ``rng``."""
@@ -137,35 +136,33 @@ class RussianState(RussianModel, GameState):
             raise IllegalAction("no chance outcome is due", rule=rules.RULE_INITIAL_POUR)
         tokens = [token.value for token, count in INITIAL_POUR.items() for _ in range(count)]
         rng.shuffle(tokens)
-        return {"type": "initial_pour", "tokens": tokens}
+        return InitialPour(tuple(tokens)).wire()
 
     def apply(self, action: Action, mode: Mode = Mode.ENFORCING) -> list[Event]:
-        """Apply one action; refused or recorded with a warning per ``mode`` (module docstring)."""
-        if not isinstance(action, Mapping):
-            raise MalformedInput("an action must be an object", field="action")
-        vocabulary.refuse_old(action)  # an old journal is upgraded when it is read
-        kind = action.get("type")
-        if kind == "initial_pour":
-            return self._apply_initial_pour(action, mode)
-        if kind not in PLAYER_ACTIONS:
-            raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
-        seat = rules.check_seat(action, self.options.players)
-        parsed = rules.check_fields(action, GOBLETS)
+        """Apply one action; refused or recorded with a warning per ``mode`` (module docstring).
+
+        Its shape is checked first (:func:`russian_actions.parse`), then the phase and the rules.
+        """
+        if isinstance(action, Mapping):
+            vocabulary.refuse_old(action)  # an old journal is upgraded when it is read
+        value = parse(action, self.options.players)
+        if isinstance(value, InitialPour):
+            return self._apply_initial_pour(value, mode)
         warnings: list[Event] = []
         warn = rules.Warner(mode, warnings)
         if self.phase in (Phase.INITIAL_POUR, Phase.OVER):
             rule = rules.RULE_INITIAL_POUR if self.phase == Phase.INITIAL_POUR else rules.RULE_END
             warn.impossible(f"no player acts now ({self.phase})", rule)
-        if kind == "drink":
-            events = self._drink(seat, parsed["place"], warn)
+        if isinstance(value, Drink):
+            events = self._drink(value.seat, value.place, warn)
         else:
-            events = self._turn_action(str(kind), seat, parsed, warn)
+            events = self._turn_action(value, warn)
         return events[:1] + warnings + events[1:]
 
     # -- the initial pour -----------------------------------------------------------------------
 
-    def _apply_initial_pour(self, action: Action, mode: Mode) -> list[Event]:
-        tokens = rules.check_initial_pour(action, GOBLETS)
+    def _apply_initial_pour(self, action: InitialPour, mode: Mode) -> list[Event]:
+        tokens = action.tokens
         warnings: list[Event] = []
         warn = rules.Warner(mode, warnings)
         if self.phase != Phase.INITIAL_POUR:
@@ -192,63 +189,63 @@ class RussianState(RussianModel, GameState):
     # -- turns and the Toast phase's final actions ----------------------------------------------
 
     def _turn_action(
-        self, kind: str, seat: int, parsed: dict[str, Any], warn: rules.Warner
+        self, action: RowPour | RowPeek | RowSwap | Rotate | Toast | Pass, warn: rules.Warner
     ) -> list[Event]:
+        kind, seat = action.TYPE, action.seat
         if self.phase == Phase.DRINKING:
             warn.impossible("after the Toast the players only drink", rules.RULE_DRINK)
         expected = self.current
         if self.phase == Phase.TOAST:
-            if kind == "toast":
+            if isinstance(action, Toast):
                 warn.impossible("the Toast has already been called", rules.RULE_FINAL)
             if seat != expected:
                 early = f"{self.seat_name(seat)} acted before {self.seat_name(expected)}"
                 warn.rule_break(early, rules.RULE_FINAL)
         elif seat != expected:
             warn.rule_break(f"{self.seat_name(expected)} is to act", rules.RULE_ONE_ACTION)
-        if kind == "rotate":
+        if isinstance(action, Rotate):
             warn.rule_break("Rotate is not an action of Russian Goblette", rules.RULE_NO_ROTATE)
-        if kind == "toast" and self.screens[seat][Token.WINE.value]:
+        if isinstance(action, Toast) and self.screens[seat][Token.WINE.value]:
             wine = f"{self.seat_name(seat)} still has Wine behind the screen"
             warn.rule_break(wine, rules.RULE_TOAST)
-        if kind == "peek" and self.options.peek == "none":
+        if isinstance(action, RowPeek) and self.options.peek == "none":
             warn.rule_break("this table plays without Peek", rules.RULE_PEEK_NONE)
-        if kind == "swap" and parsed["places"][0] == parsed["places"][1]:
+        if isinstance(action, RowSwap) and action.places[0] == action.places[1]:
             warn.impossible("a Swap exchanges two different goblets", rules.RULE_SWAP)
         from_pool = False
-        if kind == "pour" and not self.screens[seat][parsed["token"]]:
+        if isinstance(action, RowPour) and not self.screens[seat][action.token]:
             missing = f"{self.seat_name(seat)} has no such token behind the screen"
             warn.rule_break(missing, rules.RULE_POUR)
             from_pool = True
-            if not self.pool[parsed["token"]]:
+            if not self.pool[action.token]:
                 raise AmbiguousObservation("a token was poured that is neither screen nor pool")
 
         # Every check has passed: apply (nothing above changed the state).
         event: Event = {"event": kind, "seat": seat}
-        if kind == "pour":
-            token, position = parsed["token"], parsed["place"]
-            (self.pool if from_pool else self.screens[seat])[token] -= 1
-            self.goblets[position][token] += 1
+        if isinstance(action, RowPour):
+            (self.pool if from_pool else self.screens[seat])[action.token] -= 1
+            self.goblets[action.place][action.token] += 1
             # The table sees the hand reach a goblet, never the token: the kind stays hidden.
-            event["place"] = position
-        elif kind == "peek":
-            position = parsed["place"]
+            event["place"] = action.place
+        elif isinstance(action, RowPeek):
+            position = action.place
             self.peeks[seat].append(
                 {"place": position, "contents": nonzero(self.goblets[position])}
             )
             event["place"] = position
-        elif kind == "swap":
-            p, q = parsed["places"]
+        elif isinstance(action, RowSwap):
+            p, q = action.places
             self.goblets[p], self.goblets[q] = self.goblets[q], self.goblets[p]
             event["places"] = [p, q]
-        elif kind == "rotate":
+        elif isinstance(action, Rotate):
             # A sensed Rotate of the row: every goblet one place along, the end one wraps round.
-            shift = 1 if parsed["direction"] == "clockwise" else -1
+            shift = 1 if action.direction == "clockwise" else -1
             self.goblets = [self.goblets[(p - shift) % GOBLETS] for p in range(GOBLETS)]
-            event["direction"] = parsed["direction"]
+            event["direction"] = action.direction
         self.log.append(dict(event))
         events = [event]
         if self.phase == Phase.TURNS:
-            if kind == "toast":
+            if isinstance(action, Toast):
                 events.extend(self._call_toast(seat))
             else:
                 self.current = self._left_of(seat)

@@ -42,7 +42,6 @@ class Phase(StrEnum):
 
 
 KINDS = [token.value for token in Token]
-PLAYER_ACTIONS = ("pour", "peek", "swap", "rotate", "toast", "pass", "drink")
 
 
 def empty() -> dict[str, int]:

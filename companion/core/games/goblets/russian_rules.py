@@ -1,8 +1,9 @@
 """Russian Goblette's options, the rulebook sentences its refusals quote, and action field checks.
 
 Kept apart from :mod:`companion.core.games.goblets.russian` (the state machine) so that the state
-reads as the rules' flow. Everything here is pure validation: bad input raises MalformedInput
-naming the field; :class:`Warner` is how a rule break is met in each mode.
+reads as the rules' flow. Everything here is pure validation: bad options raise MalformedInput
+naming the field; :class:`Warner` is how a rule break is met in each mode. The actions' shapes
+are :mod:`russian_actions`'s.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import Event, Mode
-from companion.core.games.goblets.tokens import DEFAULT_TOKEN_RULES, Token, TokenRules
+from companion.core.games.goblets.tokens import DEFAULT_TOKEN_RULES, TokenRules
 
 RULE_ONE_ACTION = "Players take turns performing 1 single action."
 RULE_NO_ROTATE = (
@@ -133,51 +134,6 @@ def parse_options(options: Mapping[str, Any]) -> RussianOptions:
         )
     token_rules = TokenRules.from_json(options.get("token_rules"), "token_rules")
     return RussianOptions(players, host, str(peek), vp_to_win, token_rules)
-
-
-def check_seat(action: Mapping[str, Any], players: int) -> int:
-    """The acting seat of a player action (``action.seat``), else MalformedInput."""
-    return _int(action.get("seat"), "action.seat", 0, players - 1)
-
-
-def check_fields(action: Mapping[str, Any], goblets: int) -> dict[str, Any]:
-    """The fields a player action needs for its type, validated (places 0..goblets-1: a spot of
-    the row is the place)."""
-    kind = action.get("type")
-    last = goblets - 1
-    parsed: dict[str, Any] = {}
-    if kind in ("pour", "peek", "drink"):
-        parsed["place"] = _int(action.get("place"), "action.place", 0, last)
-    if kind == "pour":
-        token = action.get("token")
-        if token not in [t.value for t in Token]:
-            raise MalformedInput(f"unknown token kind {token!r}", field="action.token")
-        parsed["token"] = str(token)
-    if kind == "swap":
-        pair = action.get("places")
-        if not isinstance(pair, list | tuple) or len(pair) != 2:
-            raise MalformedInput("must list two places", field="action.places")
-        parsed["places"] = [_int(p, "action.places", 0, last) for p in pair]
-    if kind == "rotate":
-        direction = action.get("direction")
-        if direction not in ("clockwise", "widdershins"):
-            raise MalformedInput(
-                f"must be 'clockwise' or 'widdershins', got {direction!r}", field="action.direction"
-            )
-        parsed["direction"] = direction
-    return parsed
-
-
-def check_initial_pour(action: Mapping[str, Any], goblets: int) -> list[str]:
-    """The initial pour's token kinds by place (one token per goblet)."""
-    tokens = action.get("tokens")
-    kinds = [t.value for t in Token]
-    if not isinstance(tokens, list) or len(tokens) != goblets:
-        raise MalformedInput(f"must list {goblets} token kinds", field="action.tokens")
-    for index, token in enumerate(tokens):
-        if token not in kinds:
-            raise MalformedInput(f"unknown token kind {token!r}", field=f"action.tokens[{index}]")
-    return [str(token) for token in tokens]
 
 
 class Warner:
