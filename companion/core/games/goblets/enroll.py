@@ -40,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import is_number, whole
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.games.goblets.houses import HOUSE_IDS, HOUSES
 from companion.core.games.goblets.tags import Ring, Tag, TagRegistry, TokenTag
@@ -125,10 +126,9 @@ class Stability:
     def __post_init__(self) -> None:
         for name in ("stable", "window"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise MalformedInput(f"must be at least 1, got {value!r}", field=name)
+            whole(value, name, f"must be at least 1, got {value!r}", low=1)
         share = self.share
-        if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share <= 1:
+        if not is_number(share) or not 0 < share <= 1:
             raise MalformedInput(f"must be in (0, 1], got {self.share!r}", field="share")
         if self.stable > self.window:
             raise MalformedInput("must not exceed the window", field="stable")
@@ -171,8 +171,7 @@ class Enrollment:
         registry: TagRegistry | None = None,
         stability: Stability | None = None,
     ) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise MalformedInput(f"must be a seat index >= 0, got {seat!r}", field="seat")
+        whole(seat, "seat", f"must be a seat index >= 0, got {seat!r}", low=0)
         self.seat = seat
         self.steps = script(houses)
         self.stability = stability or Stability()

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.characters import DEFAULT_DECK, Character, parse_deck
 from companion.core.games.goblets.houses import HOUSE_IDS
@@ -74,11 +75,8 @@ def _int(
     options: Mapping[str, Any], key: str, default: int, low: int, high: int, where: str = ""
 ) -> int:
     value = options.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise MalformedInput(
-            f"must be an integer from {low} to {high}, got {value!r}", field=where + key
-        )
-    return value
+    message = f"must be an integer from {low} to {high}, got {value!r}"
+    return whole(value, where + key, message, low=low, high=high)
 
 
 def _bool(options: Mapping[str, Any], key: str, default: bool) -> bool:

@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.core.checks import whole
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.action_values import (
     DIRECTIONS,
@@ -27,6 +26,7 @@ from companion.core.games.goblets.action_values import (
     Toast,
 )
 from companion.core.games.goblets.russian_model import GOBLETS, KINDS
+from companion.core.games.goblets.russian_rules import number
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +71,6 @@ RussianAction = RowPour | RowPeek | RowSwap | Rotate | Toast | Pass | Drink | In
 
 PLAYER_ACTIONS = ("pour", "peek", "swap", "rotate", "toast", "pass", "drink")
 """The action types a seat takes."""
-
-
-def number(value: Any, field: str, low: int, high: int) -> int:
-    """``value``, a whole number from ``low`` to ``high``, else MalformedInput naming ``field``."""
-    message = f"must be an integer from {low} to {high}, got {value!r}"
-    return whole(value, field, message, low=low, high=high)
 
 
 def parse(action: Any, players: int) -> RussianAction:

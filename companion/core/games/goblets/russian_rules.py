@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import Event, Mode
 from companion.core.games.goblets.tokens import DEFAULT_TOKEN_RULES, TokenRules
@@ -94,10 +95,10 @@ class RussianOptions:
         }
 
 
-def _int(value: Any, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise MalformedInput(f"must be an integer from {low} to {high}, got {value!r}", field=field)
-    return value
+def number(value: Any, field: str, low: int, high: int) -> int:
+    """``value``, a whole number from ``low`` to ``high``, else MalformedInput naming ``field``."""
+    message = f"must be an integer from {low} to {high}, got {value!r}"
+    return whole(value, field, message, low=low, high=high)
 
 
 def parse_options(options: Mapping[str, Any]) -> RussianOptions:
@@ -115,12 +116,12 @@ def parse_options(options: Mapping[str, Any]) -> RussianOptions:
     if variant != VARIANT:
         raise MalformedInput(f"must be {VARIANT!r}, got {variant!r}", field="variant")
     # "Russian Goblette (2 and 3 players)"
-    players = _int(options.get("players", 2), "players", 2, 3)
-    host = _int(options.get("host", 0), "host", 0, players - 1)
+    players = number(options.get("players", 2), "players", 2, 3)
+    host = number(options.get("host", 0), "host", 0, players - 1)
     peek = options.get("peek", "any")
     if peek not in PEEK_CHOICES:
         raise MalformedInput(f"must be one of {PEEK_CHOICES}, got {peek!r}", field="peek")
-    vp_to_win = _int(options.get("vp_to_win", 3), "vp_to_win", 1, 10)
+    vp_to_win = number(options.get("vp_to_win", 3), "vp_to_win", 1, 10)
     # The optional rules of the other games, for uniform option sets: "Play without Character
     # cards and Goblet rings." Raise Your Memory ("remove the Coaster rings") is therefore
     # always the case here; Legacy (a poisoned player draws a new Character) cannot be played.

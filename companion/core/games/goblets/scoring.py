@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.tokens import (
     DEFAULT_TOKEN_RULES,
@@ -117,8 +118,8 @@ class ScoringOverride:
             if key == "character":
                 if value is not None and not isinstance(value, str):
                     raise MalformedInput(f"must be a string, got {value!r}", field=where)
-            elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise MalformedInput(f"must be a non-negative integer, got {value!r}", field=where)
+            else:
+                whole(value, where, f"must be a non-negative integer, got {value!r}", low=0)
             values[key] = value
         return ScoringOverride(**values)
 

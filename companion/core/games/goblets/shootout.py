@@ -67,6 +67,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import CHANCE, Action, Event, GameState, Mode, Viewer, _Chance
 from companion.core.games.goblets.action_values import ShootoutChoose, ShootoutPour
@@ -115,16 +116,13 @@ class Shootout(GameState):
         goblet_ids: Sequence[str] | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
-        if not isinstance(num_seats, int) or isinstance(num_seats, bool) or num_seats < 2:
-            raise MalformedInput("must be an integer >= 2", field="num_seats")
+        whole(num_seats, "num_seats", "must be an integer >= 2", low=2)
         seats = list(tied_seats)
         if len(seats) < 2 or len(set(seats)) != len(seats):
             raise MalformedInput("needs two or more distinct tied seats", field="tied_seats")
         for seat in [*seats, last_toast_caller]:
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < num_seats:
-                raise MalformedInput(
-                    f"seat {seat!r} is not a seat of the table", field="tied_seats"
-                )
+            message = f"seat {seat!r} is not a seat of the table"
+            whole(seat, "tied_seats", message, low=0, high=num_seats - 1)
         ids = [str(i + 1) for i in range(len(seats))] if goblet_ids is None else list(goblet_ids)
         if (
             len(ids) != len(seats)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import MalformedInput
 
 
@@ -54,9 +55,7 @@ Contents = Mapping[str, int]
 
 def check_count(value: Any, field: str) -> int:
     """``value`` as a token count: a non-negative int (not a bool), else MalformedInput."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise MalformedInput(f"must be a non-negative integer, got {value!r}", field=field)
-    return value
+    return whole(value, field, f"must be a non-negative integer, got {value!r}", low=0)
 
 
 def check_contents(contents: Any, field: str = "contents") -> dict[Token, int]:
@@ -147,8 +146,7 @@ class TokenRules:
                 if value is not None:
                     check_count(value, where)
             elif key == "ogre_poison_doses":
-                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                    raise MalformedInput(f"must be an integer >= 1, got {value!r}", field=where)
+                whole(value, where, f"must be an integer >= 1, got {value!r}", low=1)
             elif not isinstance(value, bool):
                 raise MalformedInput(f"must be true or false, got {value!r}", field=where)
             changes[key] = value

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.checks import is_whole
 from companion.core.errors import MalformedInput
 from companion.core.game import Action
 
@@ -36,18 +37,14 @@ TWO_PLACES = ("swap", "ability")
 """Action types whose old ``"goblets": [p, q]`` (two ints) is now ``"places": [p, q]``."""
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _old_fields(action: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The (old, new) field names ``action`` still uses, in the order they are renamed."""
     kind = action.get("type")
     old: list[tuple[str, str]] = []
-    if kind in ONE_PLACE and _is_int(action.get("goblet")):
+    if kind in ONE_PLACE and is_whole(action.get("goblet")):
         old.append(("goblet", "place"))
     pair = action.get("goblets")
-    if kind in TWO_PLACES and isinstance(pair, list) and all(_is_int(p) for p in pair):
+    if kind in TWO_PLACES and isinstance(pair, list) and all(is_whole(p) for p in pair):
         old.append(("goblets", "places"))
     if kind == "initial_pour" and isinstance(pair, list) and all(isinstance(t, str) for t in pair):
         old.append(("goblets", "tokens"))  # Russian Goblette's, by spot: the place's token

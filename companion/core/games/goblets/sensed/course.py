@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.core.checks import whole
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import CHANCE, Action, Event, Mode
 from companion.core.games.goblets.model import Phase, Stage
@@ -314,11 +315,8 @@ class CourseTable:
 
     def _check_seat(self, seat: Any) -> int:
         players = self.state.opts.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise MalformedInput(
-                f"must be a seat from 0 to {players - 1}, got {seat!r}", field="seat"
-            )
-        return seat
+        message = f"must be a seat from 0 to {players - 1}, got {seat!r}"
+        return whole(seat, "seat", message, low=0, high=players - 1)
 
     def _check_place(self, place: Any, name: str) -> int:
         return check_place(place, self.places, name)

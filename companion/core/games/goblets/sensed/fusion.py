@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.checks import is_number, whole
 from companion.core.errors import AmbiguousObservation, MalformedInput
 from companion.core.games.goblets.sensed.pour_out import SETTLED, SETTLING, PourOut
 
@@ -56,7 +57,7 @@ class FusionConfig:
 
     def __post_init__(self) -> None:
         value = self.grace
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        if not is_number(value) or value <= 0:
             raise MalformedInput(f"must be a positive number, got {value!r}", field="grace")
 
 
@@ -211,10 +212,8 @@ class FusedPourOut(PourOut):
         """The Host takes ``source``'s count at ``place`` (a differing seat); returns it."""
         if source not in SOURCES:
             raise MalformedInput(f"must be one of {', '.join(SOURCES)}", field="source")
-        if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < self.places:
-            raise MalformedInput(
-                f"must be a place 0-{self.places - 1}, got {place!r}", field="place"
-            )
+        message = f"must be a place 0-{self.places - 1}, got {place!r}"
+        whole(place, "place", message, low=0, high=self.places - 1)
         if self.status(place) != DIFFERS:
             raise AmbiguousObservation(f"place {place}: the readers and the camera agree")
         counts = self.counts(place) if source == READERS else self.witness_counts(place)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from companion.core.checks import is_number
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.sensed.course import _public
 from companion.core.games.goblets.sensed.result import Result
@@ -47,7 +48,7 @@ class EventIntake:
             raise MalformedInput(f"not a tracker event: {event!r}", field="event")
         kind = event["event"]
         t = event.get("t")
-        if isinstance(t, int | float) and not isinstance(t, bool):
+        if is_number(t):
             self.now = t if self.now is None else max(self.now, t)
         result = Result()
         if kind in HOST_EVENTS:

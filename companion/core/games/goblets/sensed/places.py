@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from companion.core.checks import whole
 from companion.core.errors import MalformedInput
 
 if TYPE_CHECKING:
@@ -182,6 +183,5 @@ def follow(
 
 def check_place(place: Any, places: int, field: str) -> int:
     """``place`` as a place index, or MalformedInput naming ``field``."""
-    if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < places:
-        raise MalformedInput(f"must be a place from 0 to {places - 1}, got {place!r}", field=field)
-    return place
+    message = f"must be a place from 0 to {places - 1}, got {place!r}"
+    return whole(place, field, message, low=0, high=places - 1)

@@ -47,6 +47,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from companion.core.checks import is_number, whole
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.tags import Ring, TagRegistry, TokenTag
 from companion.core.games.goblets.tokens import check_contents
@@ -92,7 +93,7 @@ class PourOutConfig:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            if not is_number(value) or value <= 0:
                 raise MalformedInput(f"must be a positive number, got {value!r}", field=f.name)
 
     @staticmethod
@@ -223,10 +224,8 @@ class PourOut:
 
     def confirm(self, place: int, counts: Mapping[str, int] | None = None) -> None:
         """``place``'s contents counted by hand: ``counts`` ({kind: n}), or as read now."""
-        if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < self.places:
-            raise MalformedInput(
-                f"must be a place 0-{self.places - 1}, got {place!r}", field="place"
-            )
+        message = f"must be a place 0-{self.places - 1}, got {place!r}"
+        whole(place, "place", message, low=0, high=self.places - 1)
         if counts is None:
             counts = self._counts(self.seats[place].on)
         check_contents(counts, "counts")

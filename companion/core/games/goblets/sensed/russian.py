@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.checks import is_number, whole
 from companion.core.errors import AmbiguousObservation, CupbearerError, MalformedInput
 from companion.core.game import Action, Mode
 from companion.core.games.goblets.russian import GOBLETS, RussianState
@@ -127,7 +128,7 @@ class GobletteTable(EventIntake):
 
     def tick(self, t: float) -> Result:
         """The observations' clock reached ``t`` (nothing waits on time here)."""
-        if isinstance(t, bool) or not isinstance(t, int | float):
+        if not is_number(t):
             raise MalformedInput(f"must be a number of seconds, got {t!r}", field="t")
         self.now = t if self.now is None else max(self.now, t)
         return Result()
@@ -299,11 +300,8 @@ class GobletteTable(EventIntake):
 
     def _check_seat(self, seat: Any) -> int:
         players = self.state.num_seats
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise MalformedInput(
-                f"must be a seat from 0 to {players - 1}, got {seat!r}", field="seat"
-            )
-        return seat
+        message = f"must be a seat from 0 to {players - 1}, got {seat!r}"
+        return whole(seat, "seat", message, low=0, high=players - 1)
 
     def _check_name(self, name: Any) -> str:
         if not isinstance(name, str) or name not in self.layout.values():

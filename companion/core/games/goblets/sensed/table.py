@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.checks import is_number
 from companion.core.errors import MalformedInput
 from companion.core.game import Action, Mode
 from companion.core.games.goblets import door
@@ -100,7 +101,7 @@ class SensedTable(EventIntake, CourseTable):
 
     def tick(self, t: float) -> Result:
         """The observations' clock reached ``t``: apply a pass whose wait is over."""
-        if isinstance(t, bool) or not isinstance(t, int | float):
+        if not is_number(t):
             raise MalformedInput(f"must be a number of seconds, got {t!r}", field="t")
         self.now = t if self.now is None else max(self.now, t)
         result = Result()

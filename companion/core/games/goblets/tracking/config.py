@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from companion.core.checks import is_number
 from companion.core.errors import MalformedInput
 
 
@@ -77,7 +78,7 @@ class TrackerConfig:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            if not is_number(value) or value <= 0:
                 raise MalformedInput(f"must be a positive number, got {value!r}", field=f.name)
         if self.absent_confidence >= 1:
             raise MalformedInput("must be below 1", field="absent_confidence")

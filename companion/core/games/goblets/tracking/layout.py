@@ -18,6 +18,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from companion.core.checks import is_number, whole
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.tags import TagRegistry, check_name
 from companion.core.games.goblets.tokens import Token
@@ -33,8 +34,7 @@ class LayoutBook:
     """The Goblets of a table of ``seats`` seats, where each is read, and the believed layout."""
 
     def __init__(self, registry: TagRegistry, seats: int, config: TrackerConfig | None) -> None:
-        if isinstance(seats, bool) or not isinstance(seats, int) or seats < 2:
-            raise MalformedInput(f"must be an integer >= 2, got {seats!r}", field="seats")
+        whole(seats, "seats", f"must be an integer >= 2, got {seats!r}", low=2)
         self.registry = registry
         self.seats = seats
         self.config = config or TrackerConfig()
@@ -60,7 +60,7 @@ class LayoutBook:
         return {"t": self._now, "event": kind, **data}
 
     def _tick(self, t: float) -> None:
-        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+        if not is_number(t) or not math.isfinite(t):
             raise MalformedInput(f"must be a finite number of seconds, got {t!r}", field="t")
         if self._now is None or t > self._now:
             self._now = float(t)
