@@ -16,7 +16,7 @@ import pytest
 
 from companion.core import registry
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import CHANCE, Mode
+from companion.core.game import Mode
 from companion.core.games.goblets import HOOK_DECK, door
 from companion.core.games.goblets.action_values import (
     Ability,
@@ -39,6 +39,7 @@ from companion.core.games.goblets.action_values import (
 )
 from companion.core.games.goblets.shootout import Shootout
 from tests.goblets.engine_helpers import new, start
+from tests.goblets.played import offers
 
 ENF, REC = Mode.ENFORCING, Mode.RECORDING
 
@@ -283,14 +284,9 @@ def test_every_action_offered_or_drawn_in_played_games_round_trips(options, seed
     for seed in seeds:
         rng = random.Random(seed)
         state = registry.get("goblets").new_state(options)
-        while not state.is_over():
-            if state.to_move() is CHANCE:
-                offered = [state.sample_chance(rng)]
-            else:
-                offered = state.legal_actions()
+        for offered in offers(state, rng):
             for action in offered:
                 _round_trips(state, action, seen)
-            state.apply(rng.choice(offered))
     expected = {DealCharacters, InitialPour, DealTargets, Pour, Peek, Rotate, Swap, Toast, Pass}
     expected |= {Ability, Decline, Reveal, ShootoutPour, ShootoutChoose}
     if options["players"] > 6:

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from companion.core.errors import IllegalAction, MalformedInput
-from companion.core.game import CHANCE, Mode
 from companion.core.games.goblets.action_values import InitialPour, Pass, Rotate, Toast
 from companion.core.games.goblets.russian import new_russian_state
 from companion.core.games.goblets.russian_actions import Drink, RowPeek, RowPour, RowSwap, parse
+from tests.goblets.played import offers
 
 POUR = ["antidote", "poison", "poison", "wine", "wine", "wine"]
 
@@ -83,16 +83,11 @@ def test_every_action_offered_or_drawn_in_played_games_round_trips(players):
     for seed in range(2):
         rng = random.Random(seed)
         state = new_russian_state({"players": players})
-        while not state.is_over():
-            if state.to_move() is CHANCE:
-                offered = [state.sample_chance(rng)]
-            else:
-                offered = state.legal_actions()
+        for offered in offers(state, rng):
             for action in offered:
                 value = parse(action, players)
                 seen.add(type(value))
                 assert value.wire() == action
                 again = json.loads(json.dumps(value.wire()))
                 assert again == action and parse(again, players) == value
-            state.apply(rng.choice(offered), Mode.ENFORCING)
     assert seen == {InitialPour, RowPour, RowPeek, RowSwap, Toast, Pass, Drink}
