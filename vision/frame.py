@@ -141,6 +141,9 @@ _CLOTH_BGR = np.array(palette.CLOTH[::-1], np.float32)
 _CENTRE_PATCH = (slice(300, 500), slice(300, 500))
 SATURATED = 255
 """The relit view's mark for a pixel the camera saturated (see :func:`relight`)."""
+CLOTH_CLIPS = 0.97
+"""A clipped pixel relit to within this fraction of the cloth's own brightness (or brighter
+than the cloth) may be cloth at the clip: it keeps its relit value (see :func:`_relit`)."""
 PAPER = 236.0
 """The white of the printed markers under the reference light (the white reference)."""
 _MARKER_R = round(layout.MARKER_SIZE * 0.65)
@@ -254,7 +257,8 @@ def relight(canonical: np.ndarray) -> tuple[np.ndarray, Cloth]:
     colour = _cloth_colour(surface, cloth, _white(canonical, surface))
     gain = cv2.resize(colour / surface, (canonical.shape[1], canonical.shape[0]))
     blurred = cv2.blur(canonical, (3, 3))[::_STRIDE, ::_STRIDE]
-    return _relit(canonical, gain), _cloth_model(blurred, gain[::_STRIDE, ::_STRIDE], colour)
+    cloth_model = _cloth_model(blurred, gain[::_STRIDE, ::_STRIDE], colour)
+    return _relit(canonical, gain, float(colour.max())), cloth_model
 
 
 _UPSCALE = layout.SIZE / _FIT
@@ -344,7 +348,8 @@ def relit_box(
     """The part ``box`` of the relit canonical view (every ``stride``-th pixel), warped from
     the frame alone: the same pixels as the whole view's there."""
     gain = light.gain_of(box, stride)
-    return _relit(_warp_box(image, np.asarray(homography, np.float64), box, stride), gain)
+    part = _warp_box(image, np.asarray(homography, np.float64), box, stride)
+    return _relit(part, gain, float(light.cloth.bgr.max()))
 
 
 def relit_parts(
@@ -396,8 +401,9 @@ def _cloth_colour(surface: np.ndarray, cloth: float, ratio: np.ndarray | None) -
     return colour.astype(np.float32)
 
 
-def _relit(part: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """A part of the canonical view times its gain, with saturated pixels marked."""
+def _relit(part: np.ndarray, gain: np.ndarray, cloth_top: float) -> np.ndarray:
+    """A part of the canonical view times its gain, with saturated pixels marked
+    (``cloth_top``: the cloth's brightest channel under the reference light)."""
     # uint8 x float32 straight into float32 (no float copy of the whole view): the same values.
     view = cv2.convertScaleAbs(cv2.multiply(part, gain, dtype=cv2.CV_32F))
     np.minimum(view, SATURATED - 1, out=view)
@@ -408,14 +414,19 @@ def _relit(part: np.ndarray, gain: np.ndarray) -> np.ndarray:
     b, g, r = cv2.split(part)
     # A pixel with some channel clipped is at least that bright: relit, the clip would be
     # darker than the thing was (a white Antidote's face under a bright exposure, relit to
-    # 207, would pass for a sheened Poison). Its brightest channel is set to the view's top
-    # and the others scaled with it, which keeps its chromaticity (cloth stays cloth).
+    # 207, would pass for a sheened Poison). Where the clip lies well above the cloth, what
+    # clipped is no cloth: its brightest channel is set to the view's top and the others
+    # scaled with it, which keeps its chromaticity. Where the cloth itself reaches the clip
+    # (white linen under a lamp) a clipped pixel may be just cloth, and is left as relit:
+    # lifted, the cloth's clipped pixels would stand out from their unclipped neighbours as a
+    # mottle brighter than any token.
     clipped = cv2.compare(cv2.max(cv2.max(b, g), r), SATURATED - 4, cv2.CMP_GE)
     ys, xs = np.nonzero(clipped)
     if ys.size:
         pixels = view[ys, xs].astype(np.float32)
         top = np.maximum(pixels.max(axis=1, keepdims=True), 1.0)
-        view[ys, xs] = np.minimum(pixels * ((SATURATED - 1) / top) + 0.5, SATURATED - 1)
+        lift = np.where(top * CLOTH_CLIPS > cloth_top, (SATURATED - 1) / top, 1.0)
+        view[ys, xs] = np.minimum(pixels * lift + 0.5, SATURATED - 1)
     lost = cv2.compare(cv2.min(cv2.min(b, g), r), SATURATED - 4, cv2.CMP_GE)
     cv2.max(view, cv2.merge((lost, lost, lost)), dst=view)
     return view

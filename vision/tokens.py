@@ -324,6 +324,9 @@ class _ClothRefs:
     level: float
     near: list[str]
     chroma: int
+    bright: bool
+    """The cloth is so light that a token's face has no room to stand out above it (its
+    brightest channel within :data:`BRIGHT_CLOTH` of the view's top)."""
 
     @staticmethod
     def of(cloth: Cloth) -> _ClothRefs:
@@ -331,7 +334,8 @@ class _ClothRefs:
         shades = np.array([[np.clip(cloth.bgr * k, 0, 255) for k in SHADES]], np.uint8)
         refs = cv2.cvtColor(shades, cv2.COLOR_BGR2Lab)[0].astype(np.float64)
         level = float(cv2.cvtColor(_bgr8(cloth.bgr), cv2.COLOR_BGR2GRAY)[0, 0])
-        return _ClothRefs(refs, level, near_cloth(cloth), chroma_kind(cloth.bgr))
+        bright = float(cloth.bgr.max()) >= BRIGHT_CLOTH * (frame.SATURATED - 1)
+        return _ClothRefs(refs, level, near_cloth(cloth), chroma_kind(cloth.bgr), bright)
 
 
 def _nearer_cloth(lab: np.ndarray, token_distance: np.ndarray, refs: _ClothRefs) -> np.ndarray:
@@ -412,6 +416,7 @@ def _cloth_coloured(
     area: np.ndarray,
     near: list[str],
     blobs: list[Blob],
+    bright: bool = False,
 ) -> list[Blob]:
     """Tokens of the cloth's own colour (Wine on a red cloth, Antidotes on white linen), found
     as discs of a token's size that stand out from the table round them in brightness alone
@@ -439,6 +444,16 @@ def _cloth_coloured(
             if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
                 taken.append((x, y))
                 found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
+    # A token whose face cannot be brighter than the cloth (an Antidote on white linen, both
+    # near the camera's clip: ``bright``) shows only its darker rim and its contact shadow, an
+    # open ring
+    # of a token's radius: where that ring is dark and the cloth just outside it and the face
+    # inside it are not (a shadow's edge is dark on one side all along; a dark token's face is
+    # dark), a token stands.
+    for x, y in _rings_of(ratio, token, area) if bright else []:
+        if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
+            taken.append((x, y))
+            found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
     # Touching tokens of the cloth's colour show a rim only on their outer sides; the scraps of
     # their colour that no centre explains are tokens too (as :func:`_unexplained`).
     if taken:
@@ -446,6 +461,85 @@ def _cloth_coloured(
         extra = _unexplained(hidden & (area > 0), taken, kind)
         found += [Blob(round(TOKEN_AREA), [], [k]) for k in extra]
     return found
+
+
+def _disc_kernel(inner: float, outer: float) -> np.ndarray:
+    """A kernel averaging over the annulus between radii ``inner`` and ``outer``."""
+    half = math.ceil(outer) + 1
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    r = np.hypot(xx, yy)
+    k = ((r >= inner) & (r <= outer)).astype(np.float32)
+    return k / k.sum()
+
+
+_RIM_K = _disc_kernel(R - 2.0, R + 2.0)
+_OUTSIDE_K = _disc_kernel(R + 4.0, R + 7.0)
+_FACE_K = _disc_kernel(0.0, 0.6 * R)
+BRIGHT_CLOTH = 0.9
+"""A cloth whose brightest channel (relit) is this near the view's top leaves a token of its
+colour no room to stand out by a sheen: such tokens are looked for by their rims too."""
+RIM_DARK = 0.35
+"""The least fraction of a token's rim (its radius +- 2 px) darker than the table round it
+that makes a token of the cloth's colour: the rim darkens all round, the contact shadow on
+the side away from the lamp."""
+AROUND_DARK = 0.2
+"""The most of the ring just outside (4-7 px beyond the rim) or of the face that may be dark."""
+
+
+def _rings_of(ratio: np.ndarray, token: np.ndarray, area: np.ndarray) -> list[tuple[float, float]]:
+    """Centres (best first) of dark open rings of a token's radius in ``ratio`` (brightness
+    over the table's round it) inside ``area``, away from the tokens found by colour
+    (``token``): the rims and contact shadows of tokens whose faces do not stand out."""
+    dark = (ratio < 1.0 - STANDS_OUT) & (cv2.dilate(token.view(np.uint8), _NEAR) == 0)
+    dark = dark.astype(np.float32)
+    rim = cv2.filter2D(dark, -1, _RIM_K, borderType=cv2.BORDER_CONSTANT)
+    ok = (rim >= RIM_DARK) & (rim >= cv2.dilate(rim, _OPEN)) & (area > 0)
+    if not ok.any():
+        return []
+    outside = cv2.filter2D(dark, -1, _OUTSIDE_K, borderType=cv2.BORDER_CONSTANT)
+    face = cv2.filter2D(dark, -1, _FACE_K, borderType=cv2.BORDER_CONSTANT)
+    ok &= (outside <= AROUND_DARK) & (face <= AROUND_DARK)
+    ys, xs = np.nonzero(ok)
+    order = np.argsort(-rim[ys, xs], kind="stable")
+    # One arc, not several: a token's rim and contact shadow darken one unbroken sweep of the
+    # circle round it; a bare spot between touching tokens is ringed by their rims in short,
+    # separate arcs where each neighbour touches it.
+    ys, xs = ys[order], xs[order]
+    keep = [i for i in range(len(xs)) if _longest_arc(dark, int(xs[i]), int(ys[i])) >= ARC]
+    return _spread(xs[keep], ys[keep], MIN_APART)
+
+
+_SECTORS = 12
+_ARC_R = np.arange(-round(R + 2), round(R + 2) + 1)
+_ARC_DY, _ARC_DX = (v.reshape(-1) for v in np.meshgrid(_ARC_R, _ARC_R, indexing="ij"))
+_ARC_D = np.hypot(_ARC_DX, _ARC_DY)
+_ON_ARC = (_ARC_D >= R - 2.0) & (_ARC_D <= R + 2.0)
+_ARC_DY, _ARC_DX = _ARC_DY[_ON_ARC], _ARC_DX[_ON_ARC]
+_ARC_SECTOR = ((np.arctan2(_ARC_DY, _ARC_DX) + math.pi) / (2 * math.pi) * _SECTORS).astype(
+    int
+) % _SECTORS
+_ARC_SIZE = np.bincount(_ARC_SECTOR, minlength=_SECTORS).astype(np.float32)
+ARC = 5
+"""The least unbroken run of dark sectors (of :data:`_SECTORS`, 30 degrees each) round a token
+of the cloth's colour: the contact shadow alone spans about half the circle."""
+
+
+def _longest_arc(dark: np.ndarray, x: int, y: int) -> int:
+    """The longest run of sectors round ``(x, y)`` whose rim pixels are mostly dark (the
+    circle wraps round)."""
+    h, w = dark.shape
+    py, px = _ARC_DY + y, _ARC_DX + x
+    inside = (py >= 0) & (py < h) & (px >= 0) & (px < w)
+    hits = np.zeros(len(py), np.float32)
+    hits[inside] = dark[py[inside], px[inside]]
+    dark_sectors = np.bincount(_ARC_SECTOR, weights=hits, minlength=_SECTORS) / _ARC_SIZE >= 0.5
+    if dark_sectors.all():
+        return _SECTORS
+    run = best = 0
+    for d in np.concatenate([dark_sectors, dark_sectors]):
+        run = run + 1 if d else 0
+        best = max(best, run)
+    return min(best, _SECTORS)
 
 
 def _untextured(grey8: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) -> bool:
@@ -518,9 +612,7 @@ def area_blobs(
     spread = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
     vivid = (by_chroma != NO_KIND) & (by_chroma != refs.chroma)
     vivid &= spread >= VIVID
-    cloth_like = bare | (
-        _nearer_cloth(lab, token_distance, refs) & ~(colourless & ~loose) & ~vivid
-    )
+    cloth_like = bare | (_nearer_cloth(lab, token_distance, refs) & ~(colourless & ~loose) & ~vivid)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     if _untextured(grey, cloth_like, table):
         return None
@@ -546,7 +638,7 @@ def area_blobs(
     _sheen_to_token(classes)
     # 2. Where the tokens are (by their rims), 4. those of the cloth's colour, 3. their kinds.
     blobs, labels = find_blobs(token.astype(np.uint8), classes)
-    blobs += _cloth_coloured(grey, token, hidden, area, near, blobs)
+    blobs += _cloth_coloured(grey, token, hidden, area, near, blobs, refs.bright)
     out = []
     for blob in blobs:
         if blob.kinds:  # a token of the cloth's colour, found by its rim
@@ -602,9 +694,7 @@ def count_tokens(
     table = TableLayout(seats)
     cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
     refs = _ClothRefs.of(cloth)
-    found = {
-        s: area_blobs(normalised, *table.reveal_centre(s), cloth, refs) for s in range(seats)
-    }
+    found = {s: area_blobs(normalised, *table.reveal_centre(s), cloth, refs) for s in range(seats)}
     counts: dict[int, dict[str, int] | None] = {}
     for seat, blobs in found.items():
         if blobs is None:
