@@ -294,3 +294,30 @@ def test_every_action_offered_or_drawn_in_played_games_round_trips(options, seed
     if options["players"] in (5, 6):
         expected.add(LegacyDraw)
     assert expected <= seen
+
+
+def test_the_wire_is_todays_json_to_the_key_order():
+    """The journal stores what the phones send back and what chance drew: the same text as
+    before issue 16, keys in the same order (docs/goblets.md)."""
+    state = start(4)
+    texts = {json.dumps(action) for action in state.legal_actions()}
+    for text in (
+        '{"type": "pour", "seat": 1, "place": 3, "token": "wine"}',
+        '{"type": "peek", "seat": 1}',
+        '{"type": "rotate", "seat": 1, "direction": "widdershins"}',
+        '{"type": "swap", "seat": 1, "with": 0}',
+        '{"type": "pass", "seat": 1}',
+    ):
+        assert text in texts
+    hooks = hooked()
+    draw = hooks.sample_chance(random.Random(1))
+    assert list(draw) == ["type", "characters"]
+    juggler = Ability(0, hooks.opts.characters[3], places=(0, 2)).wire()
+    assert json.dumps(juggler) == (
+        '{"type": "ability", "seat": 0, "card": "Juggler", "places": [0, 2]}'
+    )
+    eyes = Ability(0, hooks.opts.characters[1], places=(1, 2), swap=True, coasters=False)
+    assert list(eyes.wire()) == ["type", "seat", "card", "places", "swap", "coasters"]
+    assert Toast(1).wire() == {"type": "toast", "seat": 1}
+    assert Reveal(1).wire() == {"type": "reveal", "seat": 1}
+    assert Swap(1, 2).wire() == {"type": "swap", "seat": 1, "with": 2}

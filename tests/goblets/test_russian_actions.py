@@ -91,3 +91,13 @@ def test_every_action_offered_or_drawn_in_played_games_round_trips(players):
                 again = json.loads(json.dumps(value.wire()))
                 assert again == action and parse(again, players) == value
     assert seen == {InitialPour, RowPour, RowPeek, RowSwap, Toast, Pass, Drink}
+
+
+def test_the_wire_is_todays_json_to_the_key_order():
+    """A Russian Pour names its token before its place, as it always has (the journal's text)."""
+    state = new_russian_state({"players": 2, "host": 1})
+    state.apply({"type": "initial_pour", "tokens": POUR})
+    texts = {json.dumps(action) for action in state.legal_actions()}
+    assert '{"type": "pour", "seat": 0, "token": "wine", "place": 5}' in texts
+    assert '{"type": "swap", "seat": 0, "places": [0, 5]}' in texts
+    assert json.dumps(Drink(1, 2).wire()) == '{"type": "drink", "seat": 1, "place": 2}'
