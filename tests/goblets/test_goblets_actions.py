@@ -17,7 +17,7 @@ import pytest
 from companion.core import registry
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import Mode
-from companion.core.games.goblets import HOOK_DECK, door
+from companion.core.games.goblets import HOOK_DECK, door, rules
 from companion.core.games.goblets.action_values import (
     Ability,
     DealCharacters,
@@ -221,6 +221,23 @@ def test_the_shootout_reads_its_own_actions_only_while_it_runs():
     with pytest.raises(MalformedInput) as error:
         shootout.apply({"type": "shootout_choose", "seat": True, "goblet": "1"})
     assert error.value.field == "action.seat"
+
+
+def test_a_choice_after_the_shootout_is_refused_for_the_game_being_over():
+    """Once the shoot-out is over, a well formed choice is too late (IllegalAction), a badly
+    formed one still named by the shoot-out's door."""
+    rng = random.Random(12)
+    state = registry.get("goblets").new_state({"players": 4, "characters": HOOK_DECK, "host": 2})
+    for _ in offers(state, rng):
+        pass
+    assert state.shootout is not None and state.is_over()
+    goblet = state.shootout.goblet_ids[0]
+    with pytest.raises(IllegalAction) as late:
+        state.apply({"type": "shootout_choose", "seat": 0, "goblet": goblet})
+    assert late.value.rule == rules.GAME_OVER
+    with pytest.raises(MalformedInput) as error:
+        state.apply({"type": "shootout_choose", "seat": 0, "goblet": 7})
+    assert error.value.field == "action.goblet"
 
 
 def test_parsed_actions_are_frozen_slotted_values():

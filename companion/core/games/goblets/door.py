@@ -10,8 +10,8 @@ chance actions' too, and only a well formed one is then refused for coming at th
 Three checks depend on more than the table's options, so they stay with the rules: whether a
 sensed initial pour of other tokens could have come from the pool (:mod:`setup`), which seats
 a Legacy draw is due for (:func:`setup.legacy_draws`), and a shoot-out's Goblets, which exist
-only while it runs: its actions are read with its Goblets (:func:`parse_shootout`) in the
-``shootout`` phase, and are an unknown type before it.
+only once it started: its actions are read with its Goblets (:func:`parse_shootout`) in the
+``shootout`` phase (and after it), and are an unknown type before it.
 """
 
 from __future__ import annotations
@@ -66,7 +66,10 @@ def parse(state: GobletsModel, action: Any, mode: Mode) -> GobletsAction:
         raise MalformedInput(f"must be a string, got {kind!r}", field="type")
     if kind in (c.TYPE for c in CHANCE):
         return _chance(state, action, mode)
-    if state.phase == Phase.SHOOTOUT:
+    # The shoot-out's Goblets exist once it started: its actions are read with them then (after
+    # it too, so a late choice is refused for the game being over, not as an unknown type).
+    ended = state.shootout is not None and kind in (SHOOTOUT_POUR, SHOOTOUT_CHOOSE)
+    if state.phase == Phase.SHOOTOUT or ended:
         return parse_shootout(action, state.shootout.goblet_ids)
     if kind not in TYPES:
         known = ", ".join(TYPES)
