@@ -37,6 +37,20 @@ def _moved(page, kind: str) -> list[int]:
     )
 
 
+def _words_clear_of_cards(page) -> list[str]:
+    """The seat cards the last move's words overlap on the page (as drawn, in CSS pixels)."""
+    return page.evaluate(
+        """() => {
+          const words = document.querySelector('.table-svg .last-move').getBoundingClientRect();
+          return [...document.querySelectorAll('.table-svg .place')].filter((place) => {
+            const card = place.querySelector('.card-box').getBoundingClientRect();
+            return card.left < words.right && words.left < card.right
+              && card.top < words.bottom && words.top < card.bottom;
+          }).map((place) => place.textContent);
+        }"""
+    )
+
+
 def test_the_last_rotate_and_swap_are_drawn_said_and_cleared(browser, table):
     base, service, _app = table
     service.new_game("goblets", {"players": 4})
@@ -52,6 +66,7 @@ def test_the_last_rotate_and_swap_are_drawn_said_and_cleared(browser, table):
         assert page.text_content(".table-svg .last-move") == "↻ rotated clockwise"
         assert sorted(_moved(page, "rotate")) == [0, 1, 2, 3]
         assert page.locator(".table-svg .just-moved").count() == 4  # the pulse, once
+        assert _words_clear_of_cards(page) == []  # "rotated clockwise" ran into the top card
         OUT.mkdir(exist_ok=True)
         page.screenshot(path=str(OUT / "last-move-rotate-1024x768.png"))
 

@@ -127,8 +127,38 @@ const Goblets = (() => {
     }
     container.replaceChildren(svg);
     if (phone) phoneLayout(svg, tableTop, cards, notes);
-    else for (const c of cards) layoutCard(c);
+    else {
+      for (const c of cards) layoutCard(c);
+      keepToTheCorner(notes, cards);
+    }
     if (options.legend) legend(options.legend, view);
+  }
+
+  /* The last move's words keep to the tablet drawing's top-left corner: where a wide card at the
+     top reaches into the corner, the words wrap onto more lines, each as wide as the corner is. */
+  function keepToTheCorner(notes, cards) {
+    const words = notes.find((t) => t.classList.contains("last-move"));
+    if (!words) return;
+    const x0 = Number(words.getAttribute("x")), y0 = Number(words.getAttribute("y"));
+    const size = parseFloat(getComputedStyle(words).fontSize) || 22;
+    const bottom = y0 + 3 * size * 1.2;  // the corner: up to three lines
+    let room = W - x0;  // up to the nearest card beside the corner's lines
+    for (const {box} of cards) {
+      const x = Number(box.getAttribute("x")), y = Number(box.getAttribute("y"));
+      if (x > x0 && y < bottom && y + Number(box.getAttribute("height")) > y0 - size) room = Math.min(room, x - x0 - 10);
+    }
+    if (words.getComputedTextLength() <= room) return;
+    // Each line keeps its trailing space: the text still reads as the words (a screen reader,
+    // textContent) whatever the wrapping.
+    const lines = [];
+    for (const part of words.textContent.split(" ")) {
+      const last = lines.length - 1;
+      words.textContent = last < 0 ? part : `${lines[last]} ${part}`;
+      if (last < 0 || words.getComputedTextLength() > room) lines.push(part);
+      else lines[last] = words.textContent;
+    }
+    words.replaceChildren(...lines.map((text, i) => CB.svg("tspan",
+      {x: x0, dy: i ? `${size * 1.15}` : "0", text: i < lines.length - 1 ? text + " " : text})));
   }
 
   /* The last rotate or swap, if it is the table's newest event: its kind, the places whose
