@@ -105,6 +105,8 @@ cv2.circle(_DISC, (_HALF, _HALF), round(layout.REVEAL_RADIUS + 4), 1, -1)
 _BAND = np.zeros_like(_DISC)
 cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[1]), 1, -1)
 cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[0]), 0, -1)
+_AREA_AND_BAND = (_DISC | _BAND) > 0
+_IN_BAND = _BAND > 0
 _GY, _GX = np.mgrid[-_HALF : _HALF + 1, -_HALF : _HALF + 1].astype(np.float32)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _COVER_DISC = cv2.circle(
@@ -116,16 +118,25 @@ _COVER_DISC = cv2.circle(
 )
 _COVER_DISC /= _COVER_DISC.sum()
 _COVER_DY, _COVER_DX = (v - round(COVER_RADIUS) for v in np.nonzero(_COVER_DISC))
+_COVER_ROWS = np.unique(_COVER_DY)
+_COVER_LO = np.array([_COVER_DX[np.equal(_COVER_DY, d)].min() for d in _COVER_ROWS])
+_COVER_HI = np.array([_COVER_DX[np.equal(_COVER_DY, d)].max() + 1 for d in _COVER_ROWS])
+assert (_COVER_HI - _COVER_LO).sum() == len(_COVER_DY), "the disc is one run per row"
 
 
 def _covered(mask: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
     """The fraction of the disc of :data:`COVER_RADIUS` round each point ``(xs, ys)`` that
     ``mask`` covers (the disc's mean, as a filter over the mask would give it, but only at
     the points asked: the candidates for a centre are few)."""
+    # The disc is a run of pixels on each of its rows: its count is a difference of running
+    # sums along each row (``mask`` is 0/1), a few lookups per row instead of one per pixel.
     r = round(COVER_RADIUS)
     padded = cv2.copyMakeBorder(mask, r, r, r, r, cv2.BORDER_REFLECT_101)
-    hits = padded[ys[:, None] + r + _COVER_DY, xs[:, None] + r + _COVER_DX]
-    return hits.sum(axis=1, dtype=np.float32) / len(_COVER_DY)
+    sums = np.zeros((padded.shape[0], padded.shape[1] + 1), np.int32)
+    np.cumsum(padded, axis=1, out=sums[:, 1:])
+    rows = ys[:, None] + r + _COVER_ROWS
+    hits = sums[rows, xs[:, None] + r + _COVER_HI] - sums[rows, xs[:, None] + r + _COVER_LO]
+    return hits.sum(axis=1).astype(np.float32) / len(_COVER_DY)
 
 
 _RING_R = round(2.6 * R)
@@ -164,6 +175,15 @@ _NEAR = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 VIVID = 64
 """Channels differing by this much are a token's own face, never its edge blurred into the cloth
 (a Wine token's face keeps about 125 whatever sheen lightens it, its blurred edge half that)."""
+
+
+def _hulls(mask: np.ndarray) -> np.ndarray:
+    """``mask`` (0/1) with each blob's convex hull filled."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = mask.copy()
+    for contour in contours:
+        cv2.fillConvexPoly(filled, cv2.convexHull(contour), 1)
+    return filled
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -210,6 +230,9 @@ def _spread(xs: np.ndarray, ys: np.ndarray, apart: float) -> list[tuple[float, f
         alive[start:] &= (xs[start:] - x) ** 2 + (ys[start:] - y) ** 2 >= limit
 
 
+_REACH = np.array(VOTE_REACH, np.float32)[:, None]
+
+
 def _votes(mask: np.ndarray) -> np.ndarray:
     """Each boundary pixel of ``mask`` votes for the point one token radius inwards along the
     mask's normal (a circle Hough transform of one radius): a token's rim, whole or only the arc
@@ -225,14 +248,12 @@ def _votes(mask: np.ndarray) -> np.ndarray:
     gxs, gys = gx[ys, xs], gy[ys, xs]
     norm = np.hypot(gxs, gys) + 1e-6
     nx, ny = gxs / norm, gys / norm
-    cells = []
-    for reach in VOTE_REACH:
-        vx = np.rint(xs + reach * nx).astype(np.intp)
-        vy = np.rint(ys + reach * ny).astype(np.intp)
-        ok = (vx >= 0) & (vx < w) & (vy >= 0) & (vy < h)
-        cells.append(vy[ok] * w + vx[ok])
-    # Every vote counted at once (np.add.at, one vote at a time, is many times slower).
-    acc = np.bincount(np.concatenate(cells), minlength=h * w).astype(np.float32)
+    # Every reach at once (rows of the arrays), every vote counted at once (np.add.at, one
+    # vote at a time, is many times slower).
+    vx = np.rint(xs + _REACH * nx).astype(np.intp)
+    vy = np.rint(ys + _REACH * ny).astype(np.intp)
+    ok = (vx >= 0) & (vx < w) & (vy >= 0) & (vy < h)
+    acc = np.bincount(vy[ok] * w + vx[ok], minlength=h * w).astype(np.float32)
     acc *= 1.0 / len(VOTE_REACH)
     return cv2.boxFilter(acc.reshape(h, w), -1, (5, 5), normalize=False)
 
@@ -264,6 +285,8 @@ def find_blobs(
     image (0: no blob). With ``classes`` (each pixel's token colour) the rim of each colour
     votes, so two touching tokens of different colours each keep their whole rim."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
+    if not cv2.countNonZero(mask):  # nothing there: no contours to trace, nothing to label
+        return [], np.zeros(mask.shape, np.int32)
     mask = _fill_holes(mask)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
@@ -276,11 +299,20 @@ def find_blobs(
         present = np.bincount(classes[inside], minlength=256)[: len(KINDS)]
         for index in np.flatnonzero(present).tolist():
             part = ((classes == index) & inside).astype(np.uint8)
-            votes += _votes_near(_fill_holes(cv2.morphologyEx(part, cv2.MORPH_OPEN, _OPEN)))
-    # A centre: enough of a rim voted for it, and the token's face is there (a sheen's hollow
-    # leaves at least a crescent of it).
+            # Opened, filled and voted on in the window round this colour's pixels only: the
+            # window :func:`_votes_near` takes round what is left of them, or wider (zeros).
+            x, y, w, h = cv2.boundingRect(part)
+            y0, x0 = max(y - _VOTE_MARGIN, 0), max(x - _VOTE_MARGIN, 0)
+            y1 = min(y + h + _VOTE_MARGIN, mask.shape[0])
+            x1 = min(x + w + _VOTE_MARGIN, mask.shape[1])
+            window = cv2.morphologyEx(part[y0:y1, x0:x1], cv2.MORPH_OPEN, _OPEN)
+            votes[y0:y1, x0:x1] += _votes(_fill_holes(window))
+    # A centre: enough of a rim voted for it, and the token's face is there: the blob's, or
+    # within its outline's convex hull (a lamp's sheen greys a glossy token's face to the
+    # cloth's colour and, reaching its edge, leaves only a crescent of its rim, open towards
+    # the lamp: the hollow is no hole to fill).
     ys, xs = np.nonzero(votes >= MIN_VOTES)
-    keep = _covered(mask, ys, xs) >= MIN_COVER
+    keep = _covered(_hulls(mask), ys, xs) >= MIN_COVER
     ys, xs = ys[keep], xs[keep]
     order = np.argsort(-votes[ys, xs], kind="stable")
     centres = _spread(xs[order], ys[order], MIN_APART)
@@ -548,19 +580,23 @@ def _untextured(grey8: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) ->
     (wood): the grain's local contrast (standard deviation over mean, which a shadow keeps) is
     measured on the cloth of the band round the area, and a smooth patch of two tokens' area
     or more, in the area or the band, is no table. ``grey8``: the crop's brightness."""
+    where = cloth_like & _AREA_AND_BAND & (table > 0)
+    # The grain is measured on the band round the area: no token lies there to add edges.
+    bare_band = where & _IN_BAND
+    at = np.flatnonzero(bare_band)
+    if at.size < SMOOTH_AREA:
+        return False
     grey = grey8.astype(np.float32)
     mean = cv2.blur(grey, (GRAIN_WINDOW, GRAIN_WINDOW))
-    spread = cv2.blur(grey * grey, (GRAIN_WINDOW, GRAIN_WINDOW)) - mean * mean
-    spread = cv2.sqrt(cv2.max(spread, 0.0))
-    contrast = spread / cv2.max(mean, 1.0)
-    where = cloth_like & ((_DISC | _BAND) > 0) & (table > 0)
-    # The grain is measured on the band round the area: no token lies there to add edges.
-    bare_band = where & (_BAND > 0)
-    if int(bare_band.sum()) < SMOOTH_AREA:
-        return False
-    grain = median(contrast[bare_band])
+    square = cv2.blur(cv2.multiply(grey, grey), (GRAIN_WINDOW, GRAIN_WINDOW))
+    # First on the band's pixels alone (most tables have no grain: no more to do).
+    m = np.take(mean.reshape(-1), at)
+    band_contrast = np.sqrt(np.maximum(np.take(square.reshape(-1), at) - m * m, 0.0))
+    grain = median(band_contrast / np.maximum(m, 1.0))
     if grain < TEXTURED:
         return False
+    spread = cv2.sqrt(cv2.max(square - mean * mean, 0.0))
+    contrast = spread / cv2.max(mean, 1.0)
     smooth = (where & (contrast < SMOOTH * grain)).astype(np.uint8)
     smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, _NEAR)
     n, _, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=8)
@@ -581,9 +617,6 @@ def area_blobs(
     refs = refs or _ClothRefs.of(cloth)
     x0, y0 = round(cx) - _HALF, round(cy) - _HALF
     crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-    by_chroma = chromatic(crop)
-    classes, token_distance = classify(lab, by_chroma)
     # Darker than 0.4 of the cloth is no shadow here (a goblet's takes at most 0.6 of the
     # light) but may be a Poison token's blurred edge.
     bare, loose = cloth.masks(crop, [(0.4, 1.22, 1.0), (0.3, 1.22, CLOTH_LOOSER)])
@@ -597,6 +630,9 @@ def area_blobs(
     glare = int((lost & (area > 0)).sum()) >= COVER_GLARE or int((lost & (band > 0)).sum()) > 0
     if int(band[outer].sum()) >= COVER_BORDER or inner_count >= COVER_INNER or glare:
         return None
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+    by_chroma = chromatic(crop)
+    classes, token_distance = classify(lab, by_chroma)
     # 1. What is token. Cloth, lit or shaded: by the cloth model's chromaticity, or nearer to
     # the cloth at some shade than to any token colour.
     colourless = (np.abs(lab[..., 1].astype(np.int16) - 128) < 14) & (
@@ -631,7 +667,10 @@ def area_blobs(
     near = refs.near
     hidden = np.zeros_like(token)
     if near:  # a token the cloth's colour shows by its colour only in scraps: not trusted
-        hidden = token & np.isin(classes, [KINDS.index(k) for k in near])
+        of_cloth = np.zeros_like(token)
+        for kind in near:  # one or two kinds: a comparison each (np.isin sorts)
+            of_cloth |= classes == KINDS.index(kind)
+        hidden = token & of_cloth
         token &= ~hidden
     classes = np.where(token, classes, _NOT_TOKEN).astype(np.uint8)
     classes[sheened] = _POISON
