@@ -75,6 +75,29 @@ COVER_INNER = 260
 """The same on the band's inner half (towards the table's centre), where a goblet's bowl,
 standing above the table, leans over the area's edge on a tilted camera without hiding it (up
 to 250 px on independent frames; a hand reaching in over it, 290 px or more)."""
+
+
+def _cap_depth(share: float) -> float:
+    """The depth of the cap (a disc of a token's radius cut by a straight edge) that holds
+    ``share`` of the disc's area."""
+    low, high = 0.0, 2 * layout.TOKEN_RADIUS
+    for _ in range(40):
+        h = (low + high) / 2
+        d = layout.TOKEN_RADIUS - h
+        cap = layout.TOKEN_RADIUS**2 * math.acos(d / layout.TOKEN_RADIUS) - d * math.sqrt(
+            max(2 * layout.TOKEN_RADIUS * h - h * h, 0.0)
+        )
+        low, high = (h, high) if cap < share * math.pi * layout.TOKEN_RADIUS**2 else (low, h)
+    return low
+
+
+HIDDEN_SHARE = 1 / 3
+INTRUDES = _cap_depth(HIDDEN_SHARE) + 1.1
+"""Where the inner band is covered (:data:`COVER_INNER`), the area is still seen unless what
+covers the band reaches further into the area than this (px): tokens poured out lie at least
+1.1 px inside the area's edge, so no more than :data:`HIDDEN_SHARE` of any token can be hidden,
+and every token keeps well over the 60% of its face (:data:`MIN_COVER`) and the quarter of its
+rim it is found by. What of the occluder lies inside the area is no token."""
 SATURATED = frame.SATURATED
 """Saturated pixels (marked by :func:`vision.frame.relight`) are glare: colours there are lost."""
 COVER_GLARE = 5 * TOKEN_AREA
@@ -106,6 +129,10 @@ _BAND = np.zeros_like(_DISC)
 cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[1]), 1, -1)
 cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[0]), 0, -1)
 _AREA_AND_BAND = (_DISC | _BAND) > 0
+_INSIDE = cv2.circle(np.zeros_like(_DISC), (_HALF, _HALF), round(layout.REVEAL_RADIUS), 1, -1) > 0
+_OFFSETS = np.mgrid[-_HALF : _HALF + 1, -_HALF : _HALF + 1]
+_DEPTH = (layout.REVEAL_RADIUS - np.hypot(*_OFFSETS)).astype(np.float32)
+"""How far inside the area's edge each pixel of the crop lies (negative: outside)."""
 _IN_BAND = _BAND > 0
 _GY, _GX = np.mgrid[-_HALF : _HALF + 1, -_HALF : _HALF + 1].astype(np.float32)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -574,6 +601,16 @@ def _longest_arc(dark: np.ndarray, x: int, y: int) -> int:
     return min(best, _SECTORS)
 
 
+def _reaching_in(stuff: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """The pixels of ``stuff`` (what is not cloth) connected to what of it lies in ``band``."""
+    n, labels = cv2.connectedComponents(stuff.view(np.uint8), connectivity=8)
+    if n <= 1:
+        return np.zeros(stuff.shape, bool)
+    touching = np.unique(labels[band.astype(bool) & stuff])
+    touching = touching[touching > 0]
+    return np.isin(labels, touching) if touching.size else np.zeros(stuff.shape, bool)
+
+
 def _untextured(grey8: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) -> bool:
     """True when a wide patch of what looks like cloth lacks the table's grain: a hand or an
     arm the table's own colour (dark skin over wood) hides the area. Only on a textured table
@@ -628,8 +665,16 @@ def area_blobs(
     inner_count = int(band[~outer].sum())
     lost = cv2.inRange(crop, (SATURATED,) * 3, (SATURATED,) * 3) > 0
     glare = int((lost & (area > 0)).sum()) >= COVER_GLARE or int((lost & (band > 0)).sum()) > 0
-    if int(band[outer].sum()) >= COVER_BORDER or inner_count >= COVER_INNER or glare:
+    if int(band[outer].sum()) >= COVER_BORDER or glare:
         return None
+    # Towards the table's centre a goblet's bowl, standing above the table, leans over the
+    # band on a tilted camera: it hides the area only where it reaches into it.
+    occluder = np.zeros(bare.shape, bool)
+    if inner_count >= COVER_INNER:
+        occluder = _reaching_in(~bare & table.astype(bool), band & ~outer)
+        inside = occluder & _INSIDE
+        if inside.any() and float(_DEPTH[inside].max()) > INTRUDES:
+            return None
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
     by_chroma = chromatic(crop)
     classes, token_distance = classify(lab, by_chroma)
@@ -663,7 +708,7 @@ def area_blobs(
     around = cv2.morphologyEx(capped, cv2.MORPH_CLOSE, _AROUND)
     small_dark = grey.astype(np.float32) < SHEEN_DARK * around.astype(np.float32)
     sheened = cloth_like & small_dark & colourless
-    token = (~cloth_like | sheened) & (area > 0)
+    token = (~cloth_like | sheened) & (area > 0) & ~occluder
     near = refs.near
     hidden = np.zeros_like(token)
     if near:  # a token the cloth's colour shows by its colour only in scraps: not trusted
