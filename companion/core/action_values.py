@@ -20,9 +20,12 @@ class ActionValue:
 
     def wire(self) -> dict[str, Any]:
         """The action as JSON: its type, then each field (a tuple, nested or not, as a list)."""
+        # Every legal action of every step is wired (a Goblets turn offers about fifteen), so
+        # a scalar field is copied without a call: only a tuple needs _plain.
         wired: dict[str, Any] = {"type": self.TYPE}
-        for name in type(self).__slots__:
-            wired[name] = _plain(getattr(self, name))
+        for name in self.__slots__:
+            value = getattr(self, name)
+            wired[name] = _plain(value) if type(value) is tuple else value
         return wired
 
 

@@ -46,7 +46,7 @@ class GobletsAction(ActionValue):
 
     def wire(self) -> dict[str, Any]:
         """The action as JSON: its type, then each field given, in order."""
-        wired = super().wire()
+        wired = ActionValue.wire(self)
         for name in self.OPTIONAL:
             if wired[name] is None:
                 del wired[name]
