@@ -268,7 +268,7 @@ def _votes(mask: np.ndarray) -> np.ndarray:
     smooth = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.2)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
-    ys, xs = np.nonzero(mask & ~cv2.erode(mask, _OPEN))
+    ys, xs = np.nonzero(cv2.subtract(mask, cv2.erode(mask, _OPEN)))
     h, w = mask.shape
     if xs.size == 0:
         return np.zeros(mask.shape, np.float32)
