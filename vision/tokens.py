@@ -93,6 +93,9 @@ def _cap_depth(share: float) -> float:
 
 HIDDEN_SHARE = 1 / 3
 INTRUDES = _cap_depth(HIDDEN_SHARE) + 1.1
+CROSSING = round(layout.TOKEN_RADIUS * (BORDER[1] - BORDER[0]))
+"""A piece of not-cloth in the band smaller than this (a token's radius times the band's width,
+66 px) cannot belong to anything wide enough to hide a token: it does not count."""
 """Where the inner band is covered (:data:`COVER_INNER`), the area is still seen unless what
 covers the band reaches further into the area than this (px): tokens poured out lie at least
 1.1 px inside the area's edge, so no more than :data:`HIDDEN_SHARE` of any token can be hidden,
@@ -601,6 +604,20 @@ def _longest_arc(dark: np.ndarray, x: int, y: int) -> int:
     return min(best, _SECTORS)
 
 
+def _crossing(band: np.ndarray) -> np.ndarray:
+    """The pieces of the band's not-cloth (0/1) that something able to hide a token leaves
+    there: it crosses the band at least a token's radius wide (:data:`CROSSING`). Scattered
+    specks (a dark cloth's chroma noise under JPEG) hide nothing."""
+    if int(cv2.countNonZero(band)) < CROSSING:
+        return np.zeros_like(band)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= CROSSING)
+    big = big[big > 0]
+    if big.size == n - 1:
+        return band
+    return np.isin(labels, big).astype(np.uint8)
+
+
 def _reaching_in(stuff: np.ndarray, band: np.ndarray) -> np.ndarray:
     """The pixels of ``stuff`` (what is not cloth) connected to what of it lies in ``band``."""
     n, labels = cv2.connectedComponents(stuff.view(np.uint8), connectivity=8)
@@ -660,6 +677,7 @@ def area_blobs(
     table = _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     area = _DISC & table
     band = cv2.morphologyEx((~bare & (_BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    band = _crossing(band)
     ux, uy = cx - layout.CENTRE[0], cy - layout.CENTRE[1]
     outer = (_GX * ux + _GY * uy) > 0
     inner_count = int(band[~outer].sum())
@@ -668,13 +686,18 @@ def area_blobs(
     if int(band[outer].sum()) >= COVER_BORDER or glare:
         return None
     # Towards the table's centre a goblet's bowl, standing above the table, leans over the
-    # band on a tilted camera: it hides the area only where it reaches into it.
+    # band on a tilted camera: it hides the area only where it reaches into it. What reaches
+    # in from the band no deeper than :data:`INTRUDES` (a bowl's edge) is no token; deeper, it
+    # is a token at the edge touching the band, unless the inner band is that covered.
     occluder = np.zeros(bare.shape, bool)
-    if inner_count >= COVER_INNER:
-        occluder = _reaching_in(~bare & table.astype(bool), band & ~outer)
-        inside = occluder & _INSIDE
-        if inside.any() and float(_DEPTH[inside].max()) > INTRUDES:
+    if band.any():
+        reaching = _reaching_in(~bare & table.astype(bool), band & ~outer)
+        inside = reaching & _INSIDE
+        deep = bool(inside.any()) and float(_DEPTH[inside].max()) > INTRUDES
+        if deep and inner_count >= COVER_INNER:
             return None
+        if not deep:
+            occluder = reaching
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
     by_chroma = chromatic(crop)
     classes, token_distance = classify(lab, by_chroma)

@@ -117,6 +117,9 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # A goblet's bowl leaning over the area's inner edge without reaching 9 px into it
         # (the truth: it covers under 1% of the area): read, not refused.
         (51017, "realistic", 0, {"wine": 2}),
+        # Specks of a dark cloth's chroma noise in the band round the area (none as wide as
+        # a token's radius across the band): nothing that could hide a token, read.
+        (53006, "realistic", 0, {"wine": 6, "poison": 1, "ogre_poison": 1}),
         # Glossy Poison tokens whose sheen greys their faces to the cloth, leaving crescents of
         # rim: their centres' faces are looked for within the blob's convex hull (before: one
         # Poison short and one Wine too many).
