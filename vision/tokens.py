@@ -611,11 +611,11 @@ def _crossing(band: np.ndarray) -> np.ndarray:
     if int(cv2.countNonZero(band)) < CROSSING:
         return np.zeros_like(band)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
-    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= CROSSING)
-    big = big[big > 0]
-    if big.size == n - 1:
+    big = (stats[:, cv2.CC_STAT_AREA] >= CROSSING).astype(np.uint8)
+    big[0] = 0
+    if int(big.sum()) == n - 1:
         return band
-    return np.isin(labels, big).astype(np.uint8)
+    return big[labels]
 
 
 def _reaching_in(stuff: np.ndarray, band: np.ndarray) -> np.ndarray:
@@ -623,9 +623,10 @@ def _reaching_in(stuff: np.ndarray, band: np.ndarray) -> np.ndarray:
     n, labels = cv2.connectedComponents(stuff.view(np.uint8), connectivity=8)
     if n <= 1:
         return np.zeros(stuff.shape, bool)
-    touching = np.unique(labels[band.astype(bool) & stuff])
-    touching = touching[touching > 0]
-    return np.isin(labels, touching) if touching.size else np.zeros(stuff.shape, bool)
+    touching = np.zeros(n, bool)
+    touching[labels[band.astype(bool) & stuff]] = True
+    touching[0] = False
+    return touching[labels]
 
 
 def _untextured(grey8: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) -> bool:
