@@ -257,6 +257,17 @@ OVERLAPS = """() => {
       if (w > 1 && h > 1) out.push(`${a} / ${b}`);
     }
   }
+  const tiles = [...document.querySelectorAll("#cena-table .house-tile")];
+  for (const label of document.querySelectorAll("#cena-table .ally-label")) {
+    const r = label.getBoundingClientRect();
+    for (const tile of tiles) {
+      const s = tile.getBoundingClientRect();
+      const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+      const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+      const house = tile.parentNode.dataset.house;
+      if (w > 1 && h > 1) out.push(`${label.textContent} / House ${house}'s tile`);
+    }
+  }
   for (const house of document.querySelectorAll("#cena-table .house")) {
     const tile = house.querySelector(".house-tile").getBoundingClientRect();
     for (const t of house.querySelectorAll(".house-name, .house-sub")) {
@@ -266,8 +277,9 @@ OVERLAPS = """() => {
   }
   return out;
 }"""
-"""Every pair of the drawing's labels that overlap on the screen, and every House's words that
-spill out of its tile ("Me10": a card's suit run into its value)."""
+"""Every pair of the drawing's labels that overlap on the screen, every "by ..." label over a
+House's tile, and every House's words that spill out of its tile ("Me10": a card's suit run into
+its value)."""
 
 
 TENS = """() => {
@@ -334,3 +346,38 @@ def test_the_phone_shows_the_trick_above_the_hand_and_no_label_overlaps(browser,
 def seq_of(service) -> int:
     """The journal's latest step as the public stream numbers it."""
     return service.message(Viewer("public"))["seq"]
+
+
+def test_a_card_played_for_another_house_says_by_whom_clear_of_the_tiles(
+    browser, service, settings
+):
+    """Without the Private feast a House plays in front of another: the tablet says by whom, and
+    the words never run into a House's tile (under the card of the House at the bottom right
+    they ran into that House's own tile)."""
+    service.new_game("cena", {"players": 3, "host": 0})
+    with serving(service, settings, threads=4) as (base, _app):
+        context = browser.new_context(**TABLET)
+        try:
+            tablet = context.new_page()
+            tablet.goto(f"{base}/cena")
+            tablet.wait_for_selector("#cena-table svg .house")
+            labelled = set()
+            for _ in range(60):  # the welcome, then a few tricks' plays
+                state = service.table.state
+                if len(labelled) == 3 or state.is_over():
+                    break
+                service.act(state.legal_actions()[-1], by=Viewer.seat(state.to_move()))
+                tablet.wait_for_function(
+                    "s => Number(document.body.dataset.seq) >= s", arg=seq_of(service)
+                )
+                # The Houses whose card says by whom it was played (the label follows it).
+                houses = tablet.eval_on_selector_all(
+                    "#cena-table .ally-label",
+                    "ls => ls.map((l) => l.previousSibling.dataset.houseCard)",
+                )
+                if houses:
+                    labelled |= set(houses)
+                    assert tablet.evaluate(OVERLAPS) == []
+            assert labelled, "no card was played in front of another House"
+        finally:
+            context.close()

@@ -91,7 +91,10 @@ const Cena = (() => {
         const cardNode = svgCard(spot.card, px, py, {"data-house-card": h, "data-card": spot.card, class: faded ? "faded" : ""});
         svg.append(cardNode);
         if (spot.played_by !== h) {
-          svg.append(CB.svg("text", {class: "ally-label", x: px, y: py + 44, "text-anchor": "middle",
+          // Who played it, on the card's side towards the table's middle: under a House below
+          // the middle, the words would run into its tile.
+          const towards = Math.sin(angle(h)) > 0.2 ? py - 34 : py + 44;
+          svg.append(CB.svg("text", {class: "ally-label", x: px, y: towards, "text-anchor": "middle",
             text: "by " + playerName(spot.played_by), "data-played-by": spot.played_by}));
         }
       } else {
