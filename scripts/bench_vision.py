@@ -19,7 +19,9 @@ plus frames with a hand or glare over an area; scored by ``tests/vision/independ
 (rings, seats' token counts, scenes exact, frames refused, covered areas held as not seen, and
 misreads where an area should have been refused). Markers: bare tables of the same levels,
 calibrated from the markers alone (all four read, worst seat error in canonical px). Speed:
-ms/frame of the full detector at 640x480 on realistic independent frames, OpenCV on one thread.
+ms/frame of the full detector at 640x480 on realistic independent frames, OpenCV on one thread;
+``--only-speed --repeat N`` keeps each frame's best of N passes (on a shared machine other work
+only adds time, and a single pass measures the machine's load as much as the detector).
 """
 
 from __future__ import annotations
@@ -142,8 +144,10 @@ def independent(frames: int, seed: int) -> None:
     independent_speed(max(frames, 20), seed)
 
 
-def independent_speed(frames: int, seed: int) -> None:
-    """The full detector's ms/frame on the judge's realistic 640x480 frames (one thread)."""
+def independent_speed(frames: int, seed: int, repeat: int = 1) -> None:
+    """The full detector's ms/frame on the judge's realistic 640x480 frames (one thread); with
+    ``repeat`` > 1 each frame's best of that many passes (on a shared machine the other work
+    only ever adds time: the best pass is the detector's own cost)."""
     from independent.render import render as judge_render
 
     cv2.setNumThreads(1)
@@ -151,18 +155,20 @@ def independent_speed(frames: int, seed: int) -> None:
     for i in range(frames):
         image, truth = judge_render(seed + 9000 + i, "realistic", (640, 480))
         shots.append((image, Calibration(truth.seats, truth.homography, (640, 480))))
-    times = []
-    for image, cal in shots:
-        start = time.perf_counter()
-        with contextlib.suppress(MalformedInput):
-            detect(image, cal)
-        times.append(time.perf_counter() - start)
+    times = [float("inf")] * len(shots)
+    for _ in range(max(repeat, 1)):
+        for i, (image, cal) in enumerate(shots):
+            start = time.perf_counter()
+            with contextlib.suppress(MalformedInput):
+                detect(image, cal)
+            times[i] = min(times[i], time.perf_counter() - start)
     times.sort()
     print(
         f"\nfull detector, 640x480 realistic independent frames, one OpenCV thread: "
         f"median {1000 * times[len(times) // 2]:.1f} ms/frame, "
         f"mean {1000 * sum(times) / len(times):.1f}, worst {1000 * times[-1]:.1f} "
-        f"({len(times)} frames; goal <= 33 ms)"
+        f"({len(times)} frames{f', best of {repeat} passes each' if repeat > 1 else ''}; "
+        f"goal <= 33 ms)"
     )
 
 
@@ -181,13 +187,20 @@ def main() -> None:
         action="store_true",
         help="only the full detector's ms/frame on the judge's frames (a quiet machine's figure)",
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="with --only-speed: each frame's best of this many passes (a shared machine's load "
+        "only adds time)",
+    )
     args = parser.parse_args()
     print(
         f"python {platform.python_version()} on {platform.machine()}, OpenCV {cv2.__version__}, "
         f"numpy {np.__version__}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
     )
     if args.only_speed:
-        independent_speed(max(args.independent, 20), args.seed + 20000)
+        independent_speed(max(args.independent, 20), args.seed + 20000, args.repeat)
         return
     if args.independent:
         independent(args.independent, args.seed + 20000)
