@@ -691,6 +691,7 @@ def area_blobs(
     # in from the band no deeper than :data:`INTRUDES` (a bowl's edge) is no token; deeper, it
     # is a token at the edge touching the band, unless the inner band is that covered.
     occluder = np.zeros(bare.shape, bool)
+    deep_in = occluder
     if band.any():
         reaching = _reaching_in(~bare & table.astype(bool), band & ~outer)
         inside = reaching & _INSIDE
@@ -699,6 +700,8 @@ def area_blobs(
             return None
         if not deep:
             occluder = reaching
+        else:
+            deep_in = reaching
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
     by_chroma = chromatic(crop)
     classes, token_distance = classify(lab, by_chroma)
@@ -760,6 +763,10 @@ def area_blobs(
         peaks = [(x + x0, y + y0) for x, y in blob.peaks]
         extra = _unexplained((labels == blob.label) & ~sheened, blob.peaks, classes)
         out.append(Blob(blob.area, peaks, kinds, blob.label, extra))
+    # What reaches in deep from the inner band is a token touching it only if a token's rim
+    # shows there: a blob of it no centre explains is a bowl or its shadow, and may hide one.
+    if deep_in.any() and any(b.unexplained and (deep_in & (labels == b.label)).any() for b in out):
+        return None
     if _lost_unexplained(lost & (area > 0), [p for b in blobs for p in b.peaks]):
         return None
     return out
