@@ -471,3 +471,13 @@ def _cloth_model(sparse: np.ndarray, gain: np.ndarray, colour: np.ndarray) -> Cl
 def normalise(canonical: np.ndarray) -> np.ndarray:
     """The canonical view relit to the reference light (see :func:`relight`)."""
     return relight(canonical)[0]
+
+
+def annulus_kernel(inner: float, outer: float) -> np.ndarray:
+    """A kernel averaging over the annulus between radii ``inner`` and ``outer`` (pixels): a
+    ring's body, a token's rim, the cloth just outside it, a face (``inner`` 0: a disc)."""
+    half = math.ceil(outer) + 1
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    r = np.hypot(xx, yy)
+    k = ((r >= inner) & (r <= outer)).astype(np.float32)
+    return k / k.sum()

@@ -36,7 +36,7 @@ from companion.core.games.goblets.houses import HOUSE_IDS
 from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
 from vision import layout, palette
-from vision.frame import Cloth
+from vision.frame import Cloth, annulus_kernel
 from vision.layout import TableLayout
 
 RING_AREA = math.pi * (layout.RING_OUTER**2 - layout.RING_INNER**2)
@@ -175,21 +175,13 @@ class RingReading:
         }
 
 
-def _kernel(inner: float, outer: float) -> np.ndarray:
-    half = math.ceil(outer) + 1
-    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
-    r = np.hypot(xx, yy)
-    k = ((r >= inner) & (r <= outer)).astype(np.float32)
-    return k / k.sum()
-
-
 _COARSE = 2
 """Rings are read at half resolution (every second canonical pixel): a ring is 68 px across,
 its pattern's strokes 2 px (at half resolution their mix with the ring's colour lies on the
 same chromaticity line, and is read as the House), and every step costs a quarter as much."""
 COARSE = _COARSE
-_BODY = _kernel((layout.RING_INNER + 1) / _COARSE, (layout.RING_OUTER - 1) / _COARSE)
-_HOLE = _kernel(0, (layout.RING_INNER - 6) / _COARSE)
+_BODY = annulus_kernel((layout.RING_INNER + 1) / _COARSE, (layout.RING_OUTER - 1) / _COARSE)
+_HOLE = annulus_kernel(0, (layout.RING_INNER - 6) / _COARSE)
 _PEAK = np.ones((2 * int(layout.RING_INNER / _COARSE) + 1,) * 2, np.uint8)
 """A square neighbourhood for the peaks (a square max filter is separable, so fast); two
 places closer than :data:`PLACE_APART`, two rings closer than :data:`MIN_APART`, are thinned

@@ -525,18 +525,9 @@ def _cloth_coloured(
     return found
 
 
-def _disc_kernel(inner: float, outer: float) -> np.ndarray:
-    """A kernel averaging over the annulus between radii ``inner`` and ``outer``."""
-    half = math.ceil(outer) + 1
-    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
-    r = np.hypot(xx, yy)
-    k = ((r >= inner) & (r <= outer)).astype(np.float32)
-    return k / k.sum()
-
-
-_RIM_K = _disc_kernel(R - 2.0, R + 2.0)
-_OUTSIDE_K = _disc_kernel(R + 4.0, R + 7.0)
-_FACE_K = _disc_kernel(0.0, 0.6 * R)
+_RIM_K = frame.annulus_kernel(R - 2.0, R + 2.0)
+_OUTSIDE_K = frame.annulus_kernel(R + 4.0, R + 7.0)
+_FACE_K = frame.annulus_kernel(0.0, 0.6 * R)
 BRIGHT_CLOTH = 0.9
 """A cloth whose brightest channel (relit) is this near the view's top leaves a token of its
 colour no room to stand out by a sheen: such tokens are looked for by their rims too."""
