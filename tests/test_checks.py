@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.core.checks import is_number, is_whole, whole
+from companion.core.checks import is_number, is_whole, whole, within
 from companion.core.errors import MalformedInput
 
 
@@ -49,3 +49,12 @@ def test_whole_refuses_with_the_callers_field_and_message(value, low, high):
     assert error.value.field == "action.house"
     assert error.value.detail == f"{value!r} is not a House (0 to 3)"
     assert str(error.value) == f"action.house: {value!r} is not a House (0 to 3)"
+
+
+def test_within_words_the_range_and_refuses_what_is_outside_it():
+    assert within(3, "players", 2, 12) == 3
+    for bad in (1, 13, True, 3.0, "3", None):
+        with pytest.raises(MalformedInput) as error:
+            within(bad, "players", 2, 12)
+        assert error.value.field == "players"
+        assert str(error.value).endswith(f"must be an integer from 2 to 12, got {bad!r}")

@@ -39,3 +39,11 @@ def whole(
     ):
         raise MalformedInput(message, field=field)
     return value
+
+
+def within(value: Any, field: str, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high`` (inclusive), else
+    MalformedInput naming ``field``: "must be an integer from LOW to HIGH, got VALUE", the
+    wording of every door that asks for a number in a range and says nothing more of it."""
+    message = f"must be an integer from {low} to {high}, got {value!r}"
+    return whole(value, field, message, low=low, high=high)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.core.checks import is_whole, whole
+from companion.core.checks import is_whole, whole, within
 from companion.core.errors import MalformedInput
 from companion.core.game import Mode
 from companion.core.games.goblets.action_values import (
@@ -107,9 +107,7 @@ def parse(state: GobletsModel, action: Any, mode: Mode) -> GobletsAction:
 
 def _index(action: Mapping[str, Any], key: str, high: int) -> int:
     """``action[key]``, a whole number from 0 to ``high - 1`` (a seat, a place)."""
-    value = action.get(key)
-    message = f"must be an integer from 0 to {high - 1}, got {value!r}"
-    return whole(value, key, message, low=0, high=high - 1)
+    return within(action.get(key), key, 0, high - 1)
 
 
 def _pours(pours: Any, mode: Mode) -> str | None:

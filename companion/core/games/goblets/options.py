@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core.checks import whole
+from companion.core.checks import within
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.characters import DEFAULT_DECK, Character, parse_deck
 from companion.core.games.goblets.houses import HOUSE_IDS
@@ -74,9 +74,7 @@ class Options:
 def _int(
     options: Mapping[str, Any], key: str, default: int, low: int, high: int, where: str = ""
 ) -> int:
-    value = options.get(key, default)
-    message = f"must be an integer from {low} to {high}, got {value!r}"
-    return whole(value, where + key, message, low=low, high=high)
+    return within(options.get(key, default), where + key, low, high)
 
 
 def _bool(options: Mapping[str, Any], key: str, default: bool) -> bool:

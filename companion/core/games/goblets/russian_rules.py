@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.core.checks import whole
+from companion.core.checks import within
 from companion.core.errors import AmbiguousObservation, IllegalAction, MalformedInput
 from companion.core.game import Event, Mode
 from companion.core.games.goblets.tokens import DEFAULT_TOKEN_RULES, TokenRules
@@ -97,8 +97,7 @@ class RussianOptions:
 
 def number(value: Any, field: str, low: int, high: int) -> int:
     """``value``, a whole number from ``low`` to ``high``, else MalformedInput naming ``field``."""
-    message = f"must be an integer from {low} to {high}, got {value!r}"
-    return whole(value, field, message, low=low, high=high)
+    return within(value, field, low, high)
 
 
 def parse_options(options: Mapping[str, Any]) -> RussianOptions:
