@@ -741,17 +741,29 @@ def area_blobs(
     # 2. Where the tokens are (by their rims), 4. those of the cloth's colour, 3. their kinds.
     blobs, labels = find_blobs(token.astype(np.uint8), classes)
     blobs += _cloth_coloured(grey, token, hidden, area, near, blobs, refs.bright)
+    # A centre further out than a token in the area can lie is something the area's edge cuts
+    # (a goblet's shadow reaching in): no token, if the cloth goes on beyond the edge there; a
+    # token rolled over the edge (not cloth beyond it) cannot be counted.
+    beyond = ~bare & _IN_BAND & (table > 0)
     out = []
     for blob in blobs:
-        if blob.kinds:  # a token of the cloth's colour, found by its rim
-            out.append(Blob(blob.area, [(x + x0, y + y0) for x, y in blob.peaks], blob.kinds))
+        inside = []
+        for x, y in blob.peaks:
+            if math.hypot(x - _HALF, y - _HALF) <= EDGE_CENTRE:
+                inside.append((x, y))
+            elif _straddles(beyond, x, y):
+                return None
+        if blob.kinds:  # a token of the cloth's colour, found by its rim (or by its scraps)
+            if inside or not blob.peaks:
+                out.append(Blob(blob.area, [(x + x0, y + y0) for x, y in inside], blob.kinds))
             continue
         kinds = []
-        for x, y in blob.peaks:
+        for x, y in inside:
             xi, yi = round(x), round(y)
             shade = _shade_near(grey, cloth_like, xi, yi, level)
             kinds.append(kind_of(crop, grey, shade, xi, yi))
-        peaks = [(x + x0, y + y0) for x, y in blob.peaks]
+        peaks = [(x + x0, y + y0) for x, y in inside]
+        # Every centre found explains its pixels, those at the edge too (a shadow's are no token).
         extra = _unexplained((labels == blob.label) & ~sheened, blob.peaks, classes)
         out.append(Blob(blob.area, peaks, kinds, blob.label, extra))
     # What reaches in deep from the inner band is a token touching it only if a token's rim
@@ -761,6 +773,27 @@ def area_blobs(
     if _lost_unexplained(lost & (area > 0), [p for b in blobs for p in b.peaks]):
         return None
     return out
+
+
+EDGE_CENTRE = layout.REVEAL_RADIUS - R + 4.0
+"""The furthest a token's centre found can lie from its area's centre (px). Tokens poured out
+lie at least 1.1 px inside the area's edge (their centres within 53 px of its centre), and at
+640x480 a centre in a clump is found up to 4 px out. Further out is something the area's
+circle cuts: a goblet's shadow reaching in from beyond, its edge curved like a rim where the
+circle meets it (on development frames every Poison counted there was such a shadow)."""
+STRADDLES = 12
+"""Pixels of not-cloth in the band within a token's reach of a centre beyond
+:data:`EDGE_CENTRE` that make it a token lying over the area's edge (the area is then not
+seen: whether it counts is not the camera's to say) rather than a shadow the area's edge cuts
+(the cloth model calls a shadow cloth)."""
+
+
+def _straddles(beyond: np.ndarray, x: float, y: float) -> bool:
+    """True when the band's not-cloth (``beyond``) near ``(x, y)`` shows a token lying over
+    the area's edge there."""
+    xi, yi, r = round(x), round(y), round(R + 3)
+    near = beyond[max(yi - r, 0) : yi + r + 1, max(xi - r, 0) : xi + r + 1]
+    return int(near.sum()) >= STRADDLES
 
 
 LOST_UNEXPLAINED = 12

@@ -124,6 +124,9 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # rim: their centres' faces are looked for within the blob's convex hull (before: one
         # Poison short and one Wine too many).
         (52015, "hard", 4, {"wine": 1, "poison": 3, "antidote": 3}),
+        # A goblet's shadow reaching in over the area's edge, closed by the area's circle into
+        # a token-sized dark disc: no Poison (vision.tokens.EDGE_CENTRE; before, one too many).
+        (61005, "realistic", 2, {"poison": 4, "antidote": 3}),
     ],
 )
 def test_causes_fixed_stay_fixed(seed, level, seat, want):
