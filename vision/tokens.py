@@ -74,7 +74,9 @@ too (up to 160 px): a safe refusal, where a lower bar would misread a goblet's c
 COVER_INNER = 260
 """The same on the band's inner half (towards the table's centre), where a goblet's bowl,
 standing above the table, leans over the area's edge on a tilted camera without hiding it (up
-to 250 px on independent frames; a hand reaching in over it, 290 px or more)."""
+to 250 px on independent frames; a hand reaching in over it, 290 px or more). Beyond it,
+what reaches deep into the area must be explained by the tokens found
+(:func:`_reaches_beyond`): a bowl at 640x480 covers 270-400 px with tokens against it."""
 
 
 def _cap_depth(share: float) -> float:
@@ -680,19 +682,20 @@ def area_blobs(
     # Towards the table's centre a goblet's bowl, standing above the table, leans over the
     # band on a tilted camera: it hides the area only where it reaches into it. What reaches
     # in from the band no deeper than :data:`INTRUDES` (a bowl's edge) is no token; deeper, it
-    # is a token at the edge touching the band, unless the inner band is that covered.
+    # is a token at the edge touching the band; where the inner band is that covered (a hand
+    # reaching in, or a bowl and the tokens against it), only if tokens found explain it all.
     occluder = np.zeros(bare.shape, bool)
     deep_in = occluder
+    covered_in = False
     if band.any():
         reaching = _reaching_in(~bare & table.astype(bool), band & ~outer)
         inside = reaching & _INSIDE
         deep = bool(inside.any()) and float(_DEPTH[inside].max()) > INTRUDES
-        if deep and inner_count >= COVER_INNER:
-            return None
         if not deep:
             occluder = reaching
         else:
             deep_in = reaching
+            covered_in = inner_count >= COVER_INNER
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
     by_chroma = chromatic(crop)
     classes, token_distance = classify(lab, by_chroma)
@@ -770,6 +773,8 @@ def area_blobs(
     # shows there: a blob of it no centre explains is a bowl or its shadow, and may hide one.
     if deep_in.any() and any(b.unexplained and (deep_in & (labels == b.label)).any() for b in out):
         return None
+    if covered_in and _reaches_beyond(deep_in, [p for b in blobs for p in b.peaks]):
+        return None
     # Saturated pixels no token explains may be tokens the camera lost, unless the cloth itself
     # clips round the area (a lamp's hot spot on white linen): then they are its own weave.
     clips = float(lost[_IN_BAND & (table > 0)].mean()) >= CLOTH_CLIPS
@@ -789,6 +794,20 @@ STRADDLES = 12
 :data:`EDGE_CENTRE` that make it a token lying over the area's edge (the area is then not
 seen: whether it counts is not the camera's to say) rather than a shadow the area's edge cuts
 (the cloth model calls a shadow cloth)."""
+
+
+def _reaches_beyond(deep_in: np.ndarray, centres: list[tuple[float, float]]) -> bool:
+    """True when what reaches into the area from its inner band (``deep_in``) goes deeper
+    than :data:`INTRUDES` beyond a token's reach of every centre found, and is thick enough
+    there to hide part of a token (:data:`THICK`): something other than tokens (a bowl's body,
+    fingers) lies in the area. The tokens' dark fringe on a dark cloth, joining them to a bowl
+    at the edge, is thinner."""
+    far = (deep_in & (_DEPTH > INTRUDES)).astype(np.uint8)
+    for x, y in centres:
+        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
+    if not far.any():
+        return False
+    return float(cv2.distanceTransform(far, cv2.DIST_L2, 3).max()) >= THICK
 
 
 def _straddles(beyond: np.ndarray, x: float, y: float) -> bool:

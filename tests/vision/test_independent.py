@@ -130,6 +130,10 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # A goblet's shadow reaching in over the area's edge, closed by the area's circle into
         # a token-sized dark disc: no Poison (vision.tokens.EDGE_CENTRE; before, one too many).
         (61005, "realistic", 2, {"poison": 4, "antidote": 3}),
+        # A goblet's bowl over the inner band of an area on a dark blue cloth, joined to the
+        # Wine tokens against it by their thin dark fringe: the tokens found explain all that
+        # reaches in thick, so the area is read (before: not seen, as if a hand reached in).
+        (61021, "realistic", 2, {"wine": 5, "poison": 2}),
     ],
 )
 def test_causes_fixed_stay_fixed(seed, level, seat, want):
