@@ -749,6 +749,7 @@ def area_blobs(
     # token rolled over the edge (not cloth beyond it) cannot be counted.
     beyond = ~bare & _IN_BAND & (table > 0)
     out = []
+    blobs_peaks = {blob.label: blob.peaks for blob in blobs}
     for blob in blobs:
         inside = []
         for x, y in blob.peaks:
@@ -770,8 +771,16 @@ def area_blobs(
         extra = _unexplained((labels == blob.label) & ~sheened, blob.peaks, classes)
         out.append(Blob(blob.area, peaks, kinds, blob.label, extra))
     # What reaches in deep from the inner band is a token touching it only if a token's rim
-    # shows there: a blob of it no centre explains is a bowl or its shadow, and may hide one.
-    if deep_in.any() and any(b.unexplained and (deep_in & (labels == b.label)).any() for b in out):
+    # shows there: a piece of it no centre explains, joined to the band, is a bowl or its
+    # shadow, and may hide one (a token hemmed in by its kind deeper in is counted).
+    if deep_in.any() and any(
+        b.unexplained
+        and (deep_in & (labels == b.label)).any()
+        and _unexplained_at_edge(
+            (labels == b.label) & ~sheened, blobs_peaks[b.label], (band > 0) & ~outer
+        )
+        for b in out
+    ):
         return None
     if covered_in and _reaches_beyond(deep_in, [p for b in blobs for p in b.peaks]):
         return None
@@ -794,6 +803,26 @@ STRADDLES = 12
 :data:`EDGE_CENTRE` that make it a token lying over the area's edge (the area is then not
 seen: whether it counts is not the camera's to say) rather than a shadow the area's edge cuts
 (the cloth model calls a shadow cloth)."""
+
+
+def _unexplained_at_edge(
+    inside: np.ndarray, peaks: list[tuple[float, float]], band: np.ndarray
+) -> bool:
+    """True when the pixels of a blob (``inside``) that no centre explains form a piece of
+    :data:`UNEXPLAINED` of a token or more that touches what covers the band (``band``, its
+    not-cloth): what reaches in over the edge (a bowl or its shadow), not a token hemmed in by
+    its own kind (the pieces :func:`_unexplained` counts), which lies inside the edge."""
+    far = inside.astype(np.uint8)
+    for x, y in peaks:
+        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
+    far = cv2.morphologyEx(far, cv2.MORPH_OPEN, _OPEN)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(far, connectivity=8)
+    near_band = cv2.dilate(band.astype(np.uint8), _NEAR) > 0
+    return any(
+        stats[part, cv2.CC_STAT_AREA] >= UNEXPLAINED * TOKEN_AREA
+        and near_band[labels == part].any()
+        for part in range(1, n)
+    )
 
 
 def _reaches_beyond(deep_in: np.ndarray, centres: list[tuple[float, float]]) -> bool:

@@ -134,6 +134,10 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # Wine tokens against it by their thin dark fringe: the tokens found explain all that
         # reaches in thick, so the area is read (before: not seen, as if a hand reached in).
         (61021, "realistic", 2, {"wine": 5, "poison": 2}),
+        # On wood, a Wine token hemmed in by two others (no rim of its own) in a clump a bowl at
+        # the inner edge joins: a token inside the edge, not what reaches in over it (before:
+        # not seen).
+        (61075, "realistic", 3, {"wine": 3, "poison": 1, "ogre_poison": 1}),
     ],
 )
 def test_causes_fixed_stay_fixed(seed, level, seat, want):
