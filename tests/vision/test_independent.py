@@ -17,7 +17,7 @@ import pytest
 from independent.render import SURFACES, render
 from independent.score import Tally, judge
 
-from vision.calibrate import Calibration, find_markers
+from vision.calibrate import Calibration, error_px, find_markers, from_markers
 from vision.detect import detect, relit_view
 
 
@@ -165,3 +165,13 @@ def test_a_hand_over_an_area_says_not_seen_in_the_json():
     assert found.to_json()["tokens"][str(seat)] is None
     # The frame is still used: the other seats are counted.
     assert any(found.tokens[s] is not None for s in range(truth.seats) if s not in truth.covered)
+
+
+@pytest.mark.parametrize("seed", [67008, 67020])
+def test_small_soft_markers_at_640x480_are_read_enlarged(seed):
+    # Hard bare tables at 640x480: one 7 cm marker (about 20 px a side, blurred) escapes ArUco
+    # at the frame's size and is found in the frame enlarged (vision.calibrate.UPSCALE); the
+    # calibration then puts every seat within 3 canonical px of the truth.
+    image, truth = frame(seed, "hard", (640, 480), empty=True)
+    calibration = from_markers(image, truth.seats)
+    assert error_px(calibration, truth.homography, truth.seats) < 3.0
