@@ -196,14 +196,27 @@ _SCORE = _BODY.copy()
 _pad = (_BODY.shape[0] - _HOLE.shape[0]) // 2
 _SCORE[_pad : _pad + _HOLE.shape[0], _pad : _pad + _HOLE.shape[1]] -= HOLE_WEIGHT * _HOLE
 _SCORE /= 255.0  # the masks are 0/255
+OUTSIDE_WEIGHT = 0.5
+"""A House's colour just outside a ring's outer edge (2-8 px beyond it) counts against that
+House's ring there: a ring's colour stops at its edge, cloth lies round it. The cloth darkened
+and mixed at a ring's edge can take another House's colour (a brown De Miceti ring on a red
+cloth is ringed by Arañeros red), a halo round the ring that matches a ring's annulus only from
+outside."""
+_OUTSIDE = annulus_kernel((layout.RING_OUTER + 2) / _COARSE, (layout.RING_OUTER + 8) / _COARSE)
+_pad = (_OUTSIDE.shape[0] - _SCORE.shape[0]) // 2
+_OWN_SCORE = -OUTSIDE_WEIGHT * _OUTSIDE / 255.0
+_OWN_SCORE[_pad : _pad + _SCORE.shape[0], _pad : _pad + _SCORE.shape[1]] += _SCORE
+"""One House's match at a place: :data:`_SCORE` less :data:`OUTSIDE_WEIGHT` of the fill just
+outside the ring."""
 
 
-def _match(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _match(mask: np.ndarray, kernel: np.ndarray = _SCORE) -> tuple[np.ndarray, np.ndarray]:
     """A 0/255 ring-colour mask at half resolution closed over the white pattern, and its
-    match against a ring: the annulus' fill less :data:`HOLE_WEIGHT` of the foot's."""
+    match against a ring: the annulus' fill less :data:`HOLE_WEIGHT` of the foot's (and, with
+    ``kernel`` :data:`_OWN_SCORE`, less :data:`OUTSIDE_WEIGHT` of the fill outside it)."""
     closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _CLOSE).astype(np.float32)
     # float32 in: OpenCV filters a large kernel by DFT then (uint8 in, directly: 5x slower).
-    return closed, cv2.filter2D(closed, -1, _SCORE, borderType=cv2.BORDER_CONSTANT)
+    return closed, cv2.filter2D(closed, -1, kernel, borderType=cv2.BORDER_CONSTANT)
 
 
 def _fill(small: np.ndarray, x: int, y: int) -> float:
@@ -272,7 +285,7 @@ def read_rings(coarse: np.ndarray, seats: int, cloth: Cloth | None = None) -> Ri
         win = labels[y0 : y + _WINDOW + 1, x0 : x + _WINDOW + 1]
         votes = np.bincount(win.reshape(-1), minlength=256)[: len(_HOUSES)]
         for index in np.flatnonzero(votes >= _ENOUGH).tolist():
-            small, local = _match(cv2.compare(win, index, cv2.CMP_EQ))
+            small, local = _match(cv2.compare(win, index, cv2.CMP_EQ), _OWN_SCORE)
             # Only near the place found: farther off is another place's business.
             cy, cx = y - y0, x - x0
             near = local[

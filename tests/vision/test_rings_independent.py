@@ -112,3 +112,12 @@ def test_two_touching_rings_are_two_each_named_by_its_own_colour():
     for ring in found.rings:
         want = x + (-1 if ring.house == "araneros" else 1) * layout.RING_OUTER
         assert math.dist((ring.x, ring.y), (want, y)) <= 4
+
+
+def test_a_halo_of_another_house_s_colour_round_a_ring_does_not_name_it():
+    # A brown De Miceti ring on a red cloth: round its outer edge the cloth, darkened and
+    # mixed with the ring's brown, takes Arañeros red in a halo that matches a ring's annulus
+    # from outside only (vision.rings.OUTSIDE_WEIGHT; before, the seat read Arañeros).
+    seats, wrong = _rings_wrong([68014], "realistic", (1280, 720))
+    assert seats == 3
+    assert wrong == []
