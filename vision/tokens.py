@@ -26,7 +26,8 @@ None. Elsewhere, tokens are found by shape and named by colour:
    lit back to full light by the shade of the table round it, nearest of the five colours.
 4. *Tokens of the cloth's colour* (Wine on a red cloth, Antidotes on white linen) have no colour
    to show: they are found as token-sized discs standing out from the table in brightness alone
-   (a sheen lightens them, a rim and a contact shadow darken their edge).
+   (a sheen lightens them, a rim and a contact shadow darken their edge), or by their sheen
+   alone where a small frame blurs their rims into the cloth.
 """
 
 from __future__ import annotations
@@ -479,6 +480,7 @@ def _cloth_coloured(
     near: list[str],
     blobs: list[Blob],
     bright: bool = False,
+    off_cloth: np.ndarray | None = None,
 ) -> list[Blob]:
     """Tokens of the cloth's own colour (Wine on a red cloth, Antidotes on white linen), found
     as discs of a token's size that stand out from the table round them in brightness alone
@@ -506,6 +508,14 @@ def _cloth_coloured(
             if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
                 taken.append((x, y))
                 found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
+    # A glossy token under a lamp shows its sheen, confined to its own face: a small bright
+    # patch the cloth, matte, never shows (a hot spot of light is broad). Where the token's
+    # rim blurs into the cloth (a small frame) the sheen is all that stands out of it, a disc
+    # too small for the rim's votes.
+    for x, y in [] if bright or off_cloth is None else _sheens(ratio, odd, off_cloth):
+        if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
+            taken.append((x, y))
+            found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
     # A token whose face cannot be brighter than the cloth (an Antidote on white linen, both
     # near the camera's clip: ``bright``) shows only its darker rim and its contact shadow, an
     # open ring
@@ -523,6 +533,53 @@ def _cloth_coloured(
         extra = _unexplained(hidden & (area > 0), taken, kind)
         found += [Blob(round(TOKEN_AREA), [], [k]) for k in extra]
     return found
+
+
+SHEEN_LEAST = 0.2 * TOKEN_AREA
+"""The least area (px) of a sheen that marks a token of the cloth's colour: a lamp's sheen on
+a glossy token is a blur about half its radius wide (Wine tokens' sheens on red cloth at
+640x480 stood out over 0.27-0.75 of a token's area on development frames); smaller bright
+specks are the cloth's weave, sensor noise and what of a white token's halo the margin round
+it leaves."""
+SHEEN_MOST = 1.1 * TOKEN_AREA
+"""A sheen lies on its token's face: a bright patch larger than a token (with its blur) is
+something else (a hot spot of light is broad)."""
+SHEEN_THICK = 3.5
+"""A sheen is a round blur: somewhere this far (px) inside its edge. What of a white token's
+blurred halo lies beyond the margin round the tokens found is a thin arc (1.9-2.3 px deep on
+development frames at 640x480, Wine tokens' sheens 4.6-8.8)."""
+SHEEN_OFF_CLOTH = 0.5
+"""The least share of a sheen's pixels the cloth model calls no cloth by their chromaticity:
+a sheen adds white (the dichromatic model), moving a token of the cloth's colour towards white,
+while cloth, lit or shaded, keeps its chromaticity (a bare gap between dark tokens looks bright
+beside them, but is cloth)."""
+
+
+def _sheens(ratio: np.ndarray, odd: np.ndarray, off_cloth: np.ndarray) -> list[tuple[float, float]]:
+    """The centres of the sheens in ``odd`` (the area's pixels that stand out from the table,
+    away from the tokens found by colour): small patches brighter than the table round them
+    (``ratio``), mostly off the cloth's chromaticity (``off_cloth``), wholly inside the area
+    (a bright thing its circle cuts, a ring's rim or a bowl's highlight beyond, is no token)."""
+    bright = cv2.morphologyEx((odd & (ratio > 1.0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    if n <= 1:
+        return []
+    depth = cv2.distanceTransform(bright, cv2.DIST_L2, 3)
+    out = []
+    for i in range(1, n):
+        size = int(stats[i, cv2.CC_STAT_AREA])
+        extent = max(int(stats[i, cv2.CC_STAT_WIDTH]), int(stats[i, cv2.CC_STAT_HEIGHT]))
+        if not SHEEN_LEAST <= size <= SHEEN_MOST or extent > 2 * R + 2:
+            continue
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        box = (slice(y, y + h), slice(x, x + w))
+        part = labels[box] == i
+        if float(depth[box][part].max()) < SHEEN_THICK or (_DEPTH[box][part] < 0).any():
+            continue
+        if float(off_cloth[box][part].mean()) < SHEEN_OFF_CLOTH:
+            continue
+        out.append((float(round(centroids[i][0])), float(round(centroids[i][1]))))
+    return out
 
 
 _RIM_K = frame.annulus_kernel(R - 2.0, R + 2.0)
@@ -740,7 +797,7 @@ def area_blobs(
     _sheen_to_token(classes)
     # 2. Where the tokens are (by their rims), 4. those of the cloth's colour, 3. their kinds.
     blobs, labels = find_blobs(token.astype(np.uint8), classes)
-    blobs += _cloth_coloured(grey, token, hidden, area, near, blobs, refs.bright)
+    blobs += _cloth_coloured(grey, token, hidden, area, near, blobs, refs.bright, ~bare)
     # A centre further out than a token in the area can lie is something the area's edge cuts
     # (a goblet's shadow reaching in): no token, if the cloth goes on beyond the edge there; a
     # token rolled over the edge (not cloth beyond it) cannot be counted.

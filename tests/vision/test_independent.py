@@ -93,6 +93,11 @@ def test_realistic_frames_stay_exact(size, seeds):
         # lost pixels no token found explains make the area not seen, not a count short of
         # four Antidotes.
         (51035, 5, None),
+        # Wine tokens on a red cloth at 640x480: their rims blur into the cloth and only their
+        # sheens stand out, discs too small for a rim's votes; a sheen, off the cloth's
+        # chromaticity and wholly inside the area, is a token (before, one Wine short each).
+        (61027, 1, {"wine": 4, "poison": 1, "antidote": 2}),
+        (61054, 2, {"wine": 3, "antidote": 4, "ogre_poison": 1}),
     ],
 )
 def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
