@@ -522,10 +522,16 @@ def _cloth_coloured(
     # of a token's radius: where that ring is dark and the cloth just outside it and the face
     # inside it are not (a shadow's edge is dark on one side all along; a dark token's face is
     # dark), a token stands.
-    for x, y in _rings_of(ratio, token, area) if bright else []:
+    # A dark face in such a ring (against the cloth round it, the tokens found by colour left
+    # out) is a Poison whose sheen greyed its colour away, too broad a grey among dark tokens
+    # for the colour path's sheened test: not an Antidote, white all over.
+    rings = _rings_of(ratio, token, area) if bright else []
+    level = _cloth_level(grey, token) if rings else grey
+    for x, y in rings:
+        kind = "poison" if _dark_face(grey, level, x, y) else near[0]
         if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
             taken.append((x, y))
-            found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
+            found.append(Blob(round(TOKEN_AREA), [(x, y)], [kind]))
     # Touching tokens of the cloth's colour show a rim only on their outer sides; the scraps of
     # their colour that no centre explains are tokens too (as :func:`_unexplained`).
     if taken:
@@ -533,6 +539,27 @@ def _cloth_coloured(
         extra = _unexplained(hidden & (area > 0), taken, kind)
         found += [Blob(round(TOKEN_AREA), [], [k]) for k in extra]
     return found
+
+
+def _cloth_level(grey: np.ndarray, token: np.ndarray) -> np.ndarray:
+    """The table's own brightness round each pixel of ``grey``: its median over a window two
+    tokens wide, the tokens found by colour (``token``, and their blurred edges) first filled
+    with the mean of the cloth round them (among dark tokens the plain median is dark)."""
+    off = cv2.dilate(token.view(np.uint8), _NEAR)
+    clear = (1 - off).astype(np.float32)
+    weight = cv2.boxFilter(clear, -1, (_MEDIAN, _MEDIAN))
+    mean = cv2.boxFilter(grey.astype(np.float32) * clear, -1, (_MEDIAN, _MEDIAN))
+    fill = np.clip(mean / np.maximum(weight, 1e-3), 0, 255).astype(np.uint8)
+    return cv2.medianBlur(np.where(off > 0, fill, grey), _MEDIAN)
+
+
+def _dark_face(grey: np.ndarray, level: np.ndarray, x: float, y: float) -> bool:
+    """True when the face round ``(x, y)`` (its 7x7 median) is darker than the table round it
+    (``level``, :func:`_cloth_level`) by :data:`STANDS_OUT`."""
+    xi, yi = round(x), round(y)
+    rows, cols = slice(max(yi - 3, 0), yi + 4), slice(max(xi - 3, 0), xi + 4)
+    face = grey[rows, cols].astype(np.float32) / np.maximum(level[rows, cols], 1).astype(np.float32)
+    return face.size > 0 and median(face.reshape(-1)) < 1.0 - STANDS_OUT
 
 
 SHEEN_LEAST = 0.2 * TOKEN_AREA
