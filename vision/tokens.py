@@ -494,6 +494,12 @@ def _cloth_coloured(
     odd = (np.abs(ratio - 1.0) > STANDS_OUT) & (area > 0)
     odd &= cv2.dilate(token.view(np.uint8), _NEAR) == 0
     found_blobs, _ = find_blobs(odd.astype(np.uint8))
+    sheens, lit = ([], None) if bright or off_cloth is None else _sheens(ratio, odd, off_cloth)
+    if lit is not None:
+        # Under a strong sheen (a low lamp, a glossy token) the face is a bright disc of the
+        # token's own size, and its outline votes for its centre alone: with the dark of its
+        # rim and contact shadow it merges with a touching neighbour's into one ragged blob.
+        found_blobs += find_blobs(lit)[0]
     taken = [p for b in blobs for p in b.peaks]
     found = []
     for blob in found_blobs:
@@ -512,7 +518,7 @@ def _cloth_coloured(
     # patch the cloth, matte, never shows (a hot spot of light is broad). Where the token's
     # rim blurs into the cloth (a small frame) the sheen is all that stands out of it, a disc
     # too small for the rim's votes.
-    for x, y in [] if bright or off_cloth is None else _sheens(ratio, odd, off_cloth):
+    for x, y in sheens:
         if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
             taken.append((x, y))
             found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
@@ -582,15 +588,22 @@ while cloth, lit or shaded, keeps its chromaticity (a bare gap between dark toke
 beside them, but is cloth)."""
 
 
-def _sheens(ratio: np.ndarray, odd: np.ndarray, off_cloth: np.ndarray) -> list[tuple[float, float]]:
+def _sheens(
+    ratio: np.ndarray, odd: np.ndarray, off_cloth: np.ndarray
+) -> tuple[list[tuple[float, float]], np.ndarray | None]:
     """The centres of the sheens in ``odd`` (the area's pixels that stand out from the table,
     away from the tokens found by colour): small patches brighter than the table round them
     (``ratio``), mostly off the cloth's chromaticity (``off_cloth``), wholly inside the area
-    (a bright thing its circle cuts, a ring's rim or a bowl's highlight beyond, is no token)."""
+    (a bright thing its circle cuts, a ring's rim or a bowl's highlight beyond, is no token);
+    and the bright patches larger than a token (0/1; None when there is none), for their
+    outlines to vote on."""
     bright = cv2.morphologyEx((odd & (ratio > 1.0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
     if n <= 1:
-        return []
+        return [], None
+    large = stats[:, cv2.CC_STAT_AREA] > SHEEN_MOST
+    large[0] = False
+    lit = large.astype(np.uint8)[labels] if large.any() else None
     depth = cv2.distanceTransform(bright, cv2.DIST_L2, 3)
     out = []
     for i in range(1, n):
@@ -606,7 +619,7 @@ def _sheens(ratio: np.ndarray, odd: np.ndarray, off_cloth: np.ndarray) -> list[t
         if float(off_cloth[box][part].mean()) < SHEEN_OFF_CLOTH:
             continue
         out.append((float(round(centroids[i][0])), float(round(centroids[i][1]))))
-    return out
+    return out, lit
 
 
 _RIM_K = frame.annulus_kernel(R - 2.0, R + 2.0)

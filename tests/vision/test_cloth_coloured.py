@@ -25,3 +25,20 @@ def test_a_dark_face_in_a_rim_on_linen_is_a_poison(seed, level, seat, want):
     assert seat not in truth.covered
     found = detect(image, Calibration(truth.seats, truth.homography, (640, 480)))
     assert found.tokens[seat] == truth.tokens[seat]
+
+
+def test_a_face_lit_all_over_by_a_sheen_votes_alone():
+    # A red cloth under a low lamp (hard): two glossy Wine tokens touching, their faces lit all
+    # over, the dark of their rims and contact shadows merging them into one ragged blob whose
+    # outline found one centre (before: a Wine short).
+    image, truth = render(62039, "hard", (1280, 720))
+    seat = 2
+    assert truth.tokens[seat] == {
+        "wine": 3,
+        "poison": 1,
+        "antidote": 2,
+        "unicorn_antidote": 0,
+        "ogre_poison": 0,
+    }
+    found = detect(image, Calibration(truth.seats, truth.homography, (1280, 720)))
+    assert found.tokens[seat] == truth.tokens[seat]
