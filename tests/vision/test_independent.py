@@ -98,6 +98,10 @@ def test_realistic_frames_stay_exact(size, seeds):
         # chromaticity and wholly inside the area, is a token (before, one Wine short each).
         (61027, 1, {"wine": 4, "poison": 1, "antidote": 2}),
         (61054, 2, {"wine": 3, "antidote": 4, "ogre_poison": 1}),
+        # White linen: the bare cloth between dark tokens looks bright beside them, and their
+        # margins ring it like a rim; hemmed in by them and no brighter than the linen round it
+        # (the tokens left out), it is no Antidote (before, one too many).
+        (65050, 3, {"wine": 3, "poison": 2}),
     ],
 )
 def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
