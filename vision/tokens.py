@@ -26,7 +26,8 @@ None. Elsewhere, tokens are found by shape and named by colour:
    lit back to full light by the shade of the table round it, nearest of the five colours.
 4. *Tokens of the cloth's colour* (Wine on a red cloth, Antidotes on white linen) have no colour
    to show: they are found as token-sized discs standing out from the table in brightness alone
-   (a sheen lightens them, a rim and a contact shadow darken their edge).
+   (a sheen lightens them, a rim and a contact shadow darken their edge), or by their sheen
+   alone where a small frame blurs their rims into the cloth.
 """
 
 from __future__ import annotations
@@ -481,6 +482,7 @@ def _cloth_coloured(
     near: list[str],
     blobs: list[Blob],
     bright: bool = False,
+    off_cloth: np.ndarray | None = None,
 ) -> list[Blob]:
     """Tokens of the cloth's own colour (Wine on a red cloth, Antidotes on white linen), found
     as discs of a token's size that stand out from the table round them in brightness alone
@@ -494,6 +496,12 @@ def _cloth_coloured(
     odd = (np.abs(ratio - 1.0) > STANDS_OUT) & (area > 0)
     odd &= cv2.dilate(token.view(np.uint8), _NEAR) == 0
     found_blobs, _ = find_blobs(odd.astype(np.uint8))
+    sheens, lit = ([], None) if bright or off_cloth is None else _sheens(ratio, odd, off_cloth)
+    if lit is not None:
+        # Under a strong sheen (a low lamp, a glossy token) the face is a bright disc of the
+        # token's own size, and its outline votes for its centre alone: with the dark of its
+        # rim and contact shadow it merges with a touching neighbour's into one ragged blob.
+        found_blobs += find_blobs(lit)[0]
     taken = [p for b in blobs for p in b.peaks]
     found = []
     for blob in found_blobs:
@@ -505,19 +513,35 @@ def _cloth_coloured(
             face = ratio[max(yi - 3, 0) : yi + 4, max(xi - 3, 0) : xi + 4]
             if face.size and median(face.reshape(-1)) < 1.0 - STANDS_OUT:
                 continue
+            if bright and _bare_gap(grey, token, x, y):
+                continue
             if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
                 taken.append((x, y))
                 found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
+    # A glossy token under a lamp shows its sheen, confined to its own face: a small bright
+    # patch the cloth, matte, never shows (a hot spot of light is broad). Where the token's
+    # rim blurs into the cloth (a small frame) the sheen is all that stands out of it, a disc
+    # too small for the rim's votes.
+    for x, y in sheens:
+        if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
+            taken.append((x, y))
+            found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
     # A token whose face cannot be brighter than the cloth (an Antidote on white linen, both
     # near the camera's clip: ``bright``) shows only its darker rim and its contact shadow, an
     # open ring
     # of a token's radius: where that ring is dark and the cloth just outside it and the face
     # inside it are not (a shadow's edge is dark on one side all along; a dark token's face is
     # dark), a token stands.
-    for x, y in _rings_of(ratio, token, area) if bright else []:
+    # A dark face in such a ring (against the cloth round it, the tokens found by colour left
+    # out) is a Poison whose sheen greyed its colour away, too broad a grey among dark tokens
+    # for the colour path's sheened test: not an Antidote, white all over.
+    rings = _rings_of(ratio, token, area) if bright else []
+    level = _cloth_level(grey, token) if rings else grey
+    for x, y in rings:
+        kind = "poison" if _dark_face(grey, level, x, y) else near[0]
         if all(math.hypot(x - a, y - b) >= MIN_APART for a, b in taken):
             taken.append((x, y))
-            found.append(Blob(round(TOKEN_AREA), [(x, y)], [near[0]]))
+            found.append(Blob(round(TOKEN_AREA), [(x, y)], [kind]))
     # Touching tokens of the cloth's colour show a rim only on their outer sides; the scraps of
     # their colour that no centre explains are tokens too (as :func:`_unexplained`).
     if taken:
@@ -525,6 +549,110 @@ def _cloth_coloured(
         extra = _unexplained(hidden & (area > 0), taken, kind)
         found += [Blob(round(TOKEN_AREA), [], [k]) for k in extra]
     return found
+
+
+def _cloth_level(grey: np.ndarray, token: np.ndarray) -> np.ndarray:
+    """The table's own brightness round each pixel of ``grey``: its median over a window two
+    tokens wide, the tokens found by colour (``token``, and their blurred edges) first filled
+    with the mean of the cloth round them (among dark tokens the plain median is dark)."""
+    off = cv2.dilate(token.view(np.uint8), _NEAR)
+    clear = (1 - off).astype(np.float32)
+    weight = cv2.boxFilter(clear, -1, (_MEDIAN, _MEDIAN))
+    mean = cv2.boxFilter(grey.astype(np.float32) * clear, -1, (_MEDIAN, _MEDIAN))
+    fill = np.clip(mean / np.maximum(weight, 1e-3), 0, 255).astype(np.uint8)
+    return cv2.medianBlur(np.where(off > 0, fill, grey), _MEDIAN)
+
+
+HEMMED = 0.5
+"""The share of a would-be token's rim (its radius +- 2 px) lying against the tokens found by
+colour (and their margins) beyond which what bounds it may be they, not a rim of its own: the
+bare cloth between dark tokens on white linen lay 0.55-0.59 against them on development frames
+(an Antidote hemmed in, up to 0.64)."""
+GAP_FACE = 1.03
+"""Such a spot is bare cloth when its face (7x7 median) is no brighter than this against the
+cloth round it, the tokens found by colour left out (:func:`_cloth_level`): an Antidote is
+whiter than the linen (hemmed-in Antidotes 1.053 or more on development frames, the bare gaps
+between tokens 0.996-1.013; against the plain median, which the dark tokens pull down, a gap
+stood out by 8% and more)."""
+
+
+def _bare_gap(grey: np.ndarray, token: np.ndarray, x: float, y: float) -> bool:
+    """True when ``(x, y)``, found by its brightness on white linen, is the bare cloth between
+    tokens found by colour (``token``): they bound it more than :data:`HEMMED` round, and its
+    face is no brighter than the cloth (:data:`GAP_FACE`)."""
+    margin = cv2.dilate(token.view(np.uint8), _NEAR)
+    xi, yi, r = round(x), round(y), _RIM_K.shape[0] // 2
+    padded = cv2.copyMakeBorder(margin, r, r, r, r, cv2.BORDER_CONSTANT, value=0)
+    window = padded[yi : yi + 2 * r + 1, xi : xi + 2 * r + 1].astype(np.float32)
+    if float((window * _RIM_K).sum()) <= HEMMED:
+        return False
+    level = _cloth_level(grey, token)
+    face = grey[max(yi - 3, 0) : yi + 4, max(xi - 3, 0) : xi + 4].astype(np.float32)
+    cloth = level[max(yi - 3, 0) : yi + 4, max(xi - 3, 0) : xi + 4].astype(np.float32)
+    return median((face / np.maximum(cloth, 1.0)).reshape(-1)) <= GAP_FACE
+
+
+def _dark_face(grey: np.ndarray, level: np.ndarray, x: float, y: float) -> bool:
+    """True when the face round ``(x, y)`` (its 7x7 median) is darker than the table round it
+    (``level``, :func:`_cloth_level`) by :data:`STANDS_OUT`."""
+    xi, yi = round(x), round(y)
+    rows, cols = slice(max(yi - 3, 0), yi + 4), slice(max(xi - 3, 0), xi + 4)
+    face = grey[rows, cols].astype(np.float32) / np.maximum(level[rows, cols], 1).astype(np.float32)
+    return face.size > 0 and median(face.reshape(-1)) < 1.0 - STANDS_OUT
+
+
+SHEEN_LEAST = 0.2 * TOKEN_AREA
+"""The least area (px) of a sheen that marks a token of the cloth's colour: a lamp's sheen on
+a glossy token is a blur about half its radius wide (Wine tokens' sheens on red cloth at
+640x480 stood out over 0.27-0.75 of a token's area on development frames); smaller bright
+specks are the cloth's weave, sensor noise and what of a white token's halo the margin round
+it leaves."""
+SHEEN_MOST = 1.1 * TOKEN_AREA
+"""A sheen lies on its token's face: a bright patch larger than a token (with its blur) is
+something else (a hot spot of light is broad)."""
+SHEEN_THICK = 3.5
+"""A sheen is a round blur: somewhere this far (px) inside its edge. What of a white token's
+blurred halo lies beyond the margin round the tokens found is a thin arc (1.9-2.3 px deep on
+development frames at 640x480, Wine tokens' sheens 4.6-8.8)."""
+SHEEN_OFF_CLOTH = 0.5
+"""The least share of a sheen's pixels the cloth model calls no cloth by their chromaticity:
+a sheen adds white (the dichromatic model), moving a token of the cloth's colour towards white,
+while cloth, lit or shaded, keeps its chromaticity (a bare gap between dark tokens looks bright
+beside them, but is cloth)."""
+
+
+def _sheens(
+    ratio: np.ndarray, odd: np.ndarray, off_cloth: np.ndarray
+) -> tuple[list[tuple[float, float]], np.ndarray | None]:
+    """The centres of the sheens in ``odd`` (the area's pixels that stand out from the table,
+    away from the tokens found by colour): small patches brighter than the table round them
+    (``ratio``), mostly off the cloth's chromaticity (``off_cloth``), wholly inside the area
+    (a bright thing its circle cuts, a ring's rim or a bowl's highlight beyond, is no token);
+    and the bright patches larger than a token (0/1; None when there is none), for their
+    outlines to vote on."""
+    bright = cv2.morphologyEx((odd & (ratio > 1.0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
+    if n <= 1:
+        return [], None
+    large = stats[:, cv2.CC_STAT_AREA] > SHEEN_MOST
+    large[0] = False
+    lit = large.astype(np.uint8)[labels] if large.any() else None
+    depth = cv2.distanceTransform(bright, cv2.DIST_L2, 3)
+    out = []
+    for i in range(1, n):
+        size = int(stats[i, cv2.CC_STAT_AREA])
+        extent = max(int(stats[i, cv2.CC_STAT_WIDTH]), int(stats[i, cv2.CC_STAT_HEIGHT]))
+        if not SHEEN_LEAST <= size <= SHEEN_MOST or extent > 2 * R + 2:
+            continue
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        box = (slice(y, y + h), slice(x, x + w))
+        part = labels[box] == i
+        if float(depth[box][part].max()) < SHEEN_THICK or (_DEPTH[box][part] < 0).any():
+            continue
+        if float(off_cloth[box][part].mean()) < SHEEN_OFF_CLOTH:
+            continue
+        out.append((float(round(centroids[i][0])), float(round(centroids[i][1]))))
+    return out, lit
 
 
 _RIM_K = frame.annulus_kernel(R - 2.0, R + 2.0)
@@ -743,7 +871,7 @@ def area_blobs(
     _sheen_to_token(classes)
     # 2. Where the tokens are (by their rims), 4. those of the cloth's colour, 3. their kinds.
     blobs, labels = find_blobs(token.astype(np.uint8), classes)
-    blobs += _cloth_coloured(grey, token, hidden, area, near, blobs, refs.bright)
+    blobs += _cloth_coloured(grey, token, hidden, area, near, blobs, refs.bright, ~bare)
     # A centre further out than a token in the area can lie is something the area's edge cuts
     # (a goblet's shadow reaching in): no token, if the cloth goes on beyond the edge there; a
     # token rolled over the edge (not cloth beyond it) cannot be counted.

@@ -96,6 +96,15 @@ def test_realistic_frames_stay_exact(size, seeds):
         # A lamp's hot spot on white linen: the weave clips in a mottle in the area and round
         # it. Those saturated pixels are the cloth's, no lost token (before: not seen).
         (61037, 2, {"wine": 2, "poison": 2}),
+        # Wine tokens on a red cloth at 640x480: their rims blur into the cloth and only their
+        # sheens stand out, discs too small for a rim's votes; a sheen, off the cloth's
+        # chromaticity and wholly inside the area, is a token (before, one Wine short each).
+        (61027, 1, {"wine": 4, "poison": 1, "antidote": 2}),
+        (61054, 2, {"wine": 3, "antidote": 4, "ogre_poison": 1}),
+        # White linen: the bare cloth between dark tokens looks bright beside them, and their
+        # margins ring it like a rim; hemmed in by them and no brighter than the linen round it
+        # (the tokens left out), it is no Antidote (before, one too many).
+        (65050, 3, {"wine": 3, "poison": 2}),
     ],
 )
 def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
