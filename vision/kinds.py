@@ -120,6 +120,41 @@ _FACE = cv2.circle(np.zeros((2 * _FACE_R + 1,) * 2, np.uint8), (_FACE_R,) * 2, _
 """A token's face, short of its rim (which blur mixes with the cloth)."""
 
 
+SHADOW_CHROMA = 0.4
+"""A shadow only dims the light: it keeps the cloth's chromaticity, within this fraction of the
+cloth model's tolerance (on development frames 82% of the pixels of shadows taken for Poison
+did, 2-5% of a Poison token's face on grey cloth or white linen, none on coloured cloths)."""
+SHADOW_FACE = 0.6
+"""A centre whose face keeps the cloth's chromaticity (:data:`SHADOW_CHROMA`) this much or more
+may be a piece of a shadow that a goblet's stem or bowl casts (its end or its edge, curved like
+a rim where the area's tokens or its circle cut it): on development frames such shadows taken
+for Poison kept it on 60-93% of their face; a Poison token under a lamp's sheen can too (up to
+95%: the sheen greys its face to the cloth's tint), so this alone is no test
+(``vision.tokens.SHADOW_EXPLAINED``)."""
+SHADOW_DARKEST = 0.42
+"""The darkest quarter of a shadow's face, lit back by the shade round it, is at least this
+fraction of the cloth's brightness (a goblet's shadow leaves 0.4-0.65 of the light; on
+development frames shadows taken for Poison 0.44-0.78); a Poison token's face in full light is
+about 0.41 of it: anything as dark may be one."""
+
+
+def shadow_like(
+    cloth_tight: np.ndarray, grey: np.ndarray, shade: float, level: float, x: int, y: int
+) -> bool:
+    """True when the face round ``(x, y)`` looks like the cloth in a shadow: most of it keeps
+    the cloth's chromaticity (``cloth_tight``: the cloth model's mask at :data:`SHADOW_CHROMA`
+    of its tolerance) and its darkest quarter, lit back by ``shade``, is no darker than a
+    shadow leaves the cloth (``level``: the cloth's grey)."""
+    r = _FACE_R
+    tight = cloth_tight[y - r : y + r + 1, x - r : x + r + 1]
+    inside = _FACE[: tight.shape[0], : tight.shape[1]]
+    kept = tight[inside]
+    if kept.size == 0 or float(kept.mean()) < SHADOW_FACE:
+        return False
+    g = grey[y - r : y + r + 1, x - r : x + r + 1][inside]
+    return percentile(g, 25) / (shade * max(level, 1.0)) >= SHADOW_DARKEST
+
+
 def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) -> str:
     """The kind of the token centred at ``(x, y)`` of ``crop`` (BGR; ``grey`` its brightness),
     ``shade`` the light round it (1: full light, less in a goblet's shadow)."""

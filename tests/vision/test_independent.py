@@ -127,6 +127,12 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # A goblet's shadow reaching in over the area's edge, closed by the area's circle into
         # a token-sized dark disc: no Poison (vision.tokens.EDGE_CENTRE; before, one too many).
         (61005, "realistic", 2, {"poison": 4, "antidote": 3}),
+        # A goblet's stem-and-bowl shadow beside an Antidote under a low side lamp: its end
+        # votes like a rim, but its face keeps the cloth's chromaticity and its blob is far
+        # broader than its centres explain (vision.tokens.SHADOW_EXPLAINED): no Poison (before,
+        # one too many). Likewise 62013 seat 0.
+        (62002, "hard", 1, {"antidote": 1}),
+        (62013, "hard", 0, {"wine": 3, "poison": 1, "antidote": 2}),
     ],
 )
 def test_causes_fixed_stay_fixed(seed, level, seat, want):
