@@ -321,7 +321,9 @@ def find_blobs(
 ) -> tuple[list[Blob], np.ndarray]:
     """The blobs of a binary mask of tokens, each with its token centres, and the blobs' label
     image (0: no blob). With ``classes`` (each pixel's token colour) the rim of each colour
-    votes, so two touching tokens of different colours each keep their whole rim."""
+    votes, so two touching tokens of different colours each keep their whole rim; the rim of
+    the whole mask votes too (a point keeps the more votes), so a token whose face a sheen splits
+    into scraps of several colours keeps its outer rim."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
     if not cv2.countNonZero(mask):  # nothing there: no contours to trace, nothing to label
         return [], np.zeros(mask.shape, np.int32)
@@ -345,6 +347,11 @@ def find_blobs(
             x1 = min(x + w + _VOTE_MARGIN, mask.shape[1])
             window = cv2.morphologyEx(part[y0:y1, x0:x1], cv2.MORPH_OPEN, _OPEN)
             votes[y0:y1, x0:x1] += _votes(_fill_holes(window))
+        # A lamp's sheen on a glossy Poison token tints its face (white added, the relit
+        # cloth's cast) into scraps of other colours' classes (Antidote, Ogre Poison, Unicorn
+        # Antidote), which split its rim among the colours' votes, none a quarter of it; the
+        # rim of all tokens together still votes whole for its centre where nothing touches it.
+        votes = np.maximum(votes, _votes_near(mask))
     # A centre: enough of a rim voted for it, and the token's face is there: the blob's, or
     # within its outline's convex hull (a lamp's sheen greys a glossy token's face to the
     # cloth's colour and, reaching its edge, leaves only a crescent of its rim, open towards

@@ -133,6 +133,11 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # one too many). Likewise 62013 seat 0.
         (62002, "hard", 1, {"antidote": 1}),
         (62013, "hard", 0, {"wine": 3, "poison": 1, "antidote": 2}),
+        # Glossy Poisons whose sheen tints their faces into scraps of other colours' classes
+        # (Antidote, Ogre Poison), splitting their rims among the colours' votes: the whole
+        # mask's rim votes too (before, one Poison short, on a dark blue and a red cloth).
+        (62010, "hard", 3, {"wine": 5, "poison": 1, "antidote": 1}),
+        (62024, "hard", 2, {"wine": 4, "poison": 2, "antidote": 1}),
     ],
 )
 def test_causes_fixed_stay_fixed(seed, level, seat, want):
