@@ -131,6 +131,11 @@ a rim where the area's tokens or its circle cut it): on development frames such 
 for Poison kept it on 60-93% of their face; a Poison token under a lamp's sheen can too (up to
 95%: the sheen greys its face to the cloth's tint), so this alone is no test
 (``vision.tokens.SHADOW_EXPLAINED``)."""
+SHADOW_FACE_BROAD = 0.4
+"""The same in a blob its centres explain less than half of (``vision.tokens.SHADOW_BROAD``):
+a goblet's bowl's shadow seen through the gaps of a clump (development and test frames: such
+shadows 0.47; every Poison token whose face kept the cloth's chromaticity over 40% or more lay
+in a blob explained 60% or more)."""
 SHADOW_DARKEST = 0.42
 """The darkest quarter of a shadow's face, lit back by the shade round it, is at least this
 fraction of the cloth's brightness (a goblet's shadow leaves 0.4-0.65 of the light; on
@@ -138,21 +143,23 @@ development frames shadows taken for Poison 0.44-0.78); a Poison token's face in
 about 0.41 of it: anything as dark may be one."""
 
 
-def shadow_like(
+def shadow_face(
     cloth_tight: np.ndarray, grey: np.ndarray, shade: float, level: float, x: int, y: int
-) -> bool:
-    """True when the face round ``(x, y)`` looks like the cloth in a shadow: most of it keeps
-    the cloth's chromaticity (``cloth_tight``: the cloth model's mask at :data:`SHADOW_CHROMA`
-    of its tolerance) and its darkest quarter, lit back by ``shade``, is no darker than a
-    shadow leaves the cloth (``level``: the cloth's grey)."""
+) -> float:
+    """How much the face round ``(x, y)`` looks like the cloth in a shadow: the share of it
+    that keeps the cloth's chromaticity (``cloth_tight``: the cloth model's mask at
+    :data:`SHADOW_CHROMA` of its tolerance), or 0 when its darkest quarter, lit back by
+    ``shade``, is darker than a shadow leaves the cloth (``level``: the cloth's grey)."""
     r = _FACE_R
     tight = cloth_tight[y - r : y + r + 1, x - r : x + r + 1]
     inside = _FACE[: tight.shape[0], : tight.shape[1]]
     kept = tight[inside]
-    if kept.size == 0 or float(kept.mean()) < SHADOW_FACE:
-        return False
+    if kept.size == 0:
+        return 0.0
     g = grey[y - r : y + r + 1, x - r : x + r + 1][inside]
-    return percentile(g, 25) / (shade * max(level, 1.0)) >= SHADOW_DARKEST
+    if percentile(g, 25) / (shade * max(level, 1.0)) < SHADOW_DARKEST:
+        return 0.0
+    return float(kept.mean())
 
 
 def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) -> str:
