@@ -189,5 +189,9 @@ def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) ->
         return kind
     # A grey token: Poison or Antidote by its darkest tenth, lit back (a sheen's white reaches
     # all but the far edge of a glossy Poison token's face; an Antidote's face is white all over).
-    least = percentile(g[inside], 10) / shade
+    # Lit back only out of a shadow: under the lamp's hot spot (a shade above 1) a white face
+    # clips at the view's top, so divided by the shade it would pass for a grey one (on
+    # development hard frames Antidotes at shades 1.04-1.17 were named Poison so; the brightest
+    # darkest tenth of a Poison's face, 209 undivided, stays under ANTIDOTE_LEAST).
+    least = percentile(g[inside], 10) / min(shade, 1.0)
     return "antidote" if least >= ANTIDOTE_LEAST else "poison"
