@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision import layout, palette
-from vision.order import median_rows, percentile
+from vision.order import median, median_rows, percentile
 
 KINDS = tuple(palette.TOKEN_COLOURS)
 NAMES, LAB = palette.lab(palette.TOKEN_COLOURS)
@@ -37,6 +37,12 @@ shows 20 at most, white linen 16."""
 CHROMA_KIND = 48
 """A token whose most chromatic quarter of face, lit back, differs by this much is a coloured
 token (its rim mixing with a coloured cloth gives less, and it is outside the face)."""
+SATURATED_KIND = 0.25
+"""The most chromatic quarter of a coloured token's face differs between its channels by this
+share of its brightest channel at least (its saturation: a Wine token's about 0.8 in full
+light, 0.29 under a lamp's heavy sheen on development frames); a white Antidote tinted by the
+lamp's cast and the relit cloth can differ by :data:`CHROMA_KIND` too, but at a saturation of
+about 0.2 (named Unicorn Antidote or Ogre Poison on hard development frames before)."""
 SHEENED = 64
 """A colour whose least channel is this bright has white added to it (a Wine token's least is
 25, the Unicorn Antidote's 35, Ogre Poison's 40, 46 under a lamp's hot spot): a sheened token.
@@ -175,7 +181,10 @@ def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) ->
     spread = (pixels.max(axis=1) - pixels.min(axis=1)) / shade
     quarter = max(len(spread) // 4, 1)
     strong = np.argsort(-spread, kind="stable")[:quarter]
-    if float(spread[strong[-1]]) >= CHROMA_KIND:
+    # Strongly chromatic and saturated (a tinted white is chromatic, but barely saturated).
+    vivid = pixels[strong]
+    saturation = (vivid.max(axis=1) - vivid.min(axis=1)) / np.maximum(vivid.max(axis=1), 1.0)
+    if float(spread[strong[-1]]) >= CHROMA_KIND and median(saturation) >= SATURATED_KIND:
         # A coloured token: the kind its most chromatic quarter's chroma points to.
         cosine = _chroma_direction(pixels[strong]) @ _KIND_CHROMA.T
         return KINDS[_COLOURED[int(np.bincount(cosine.argmax(axis=1)).argmax())]]

@@ -147,6 +147,9 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # divided by a shade above 1 (a white face clips at the view's top there), and they
         # are no Poisons (before, both named Poison at 1280x720, one at 640x480).
         (62037, "hard", 1, {"wine": 2, "antidote": 2}),
+        # An Antidote tinted lavender by the lamp's cast and the relit cloth: chromatic, but
+        # barely saturated (vision.kinds.SATURATED_KIND): no Unicorn Antidote.
+        (62039, "hard", 0, {"wine": 2, "antidote": 1}),
     ],
 )
 def test_causes_fixed_stay_fixed(seed, level, seat, want):
