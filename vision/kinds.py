@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision import layout, palette
-from vision.order import median_rows, percentile
+from vision.order import median, median_rows, percentile
 
 KINDS = tuple(palette.TOKEN_COLOURS)
 NAMES, LAB = palette.lab(palette.TOKEN_COLOURS)
@@ -37,6 +37,12 @@ shows 20 at most, white linen 16."""
 CHROMA_KIND = 48
 """A token whose most chromatic quarter of face, lit back, differs by this much is a coloured
 token (its rim mixing with a coloured cloth gives less, and it is outside the face)."""
+SATURATED_KIND = 0.25
+"""The most chromatic quarter of a coloured token's face differs between its channels by this
+share of its brightest channel at least (its saturation: a Wine token's about 0.8 in full
+light, 0.29 under a lamp's heavy sheen on development frames); a white Antidote tinted by the
+lamp's cast and the relit cloth can differ by :data:`CHROMA_KIND` too, but at a saturation of
+about 0.2 (named Unicorn Antidote or Ogre Poison on hard development frames before)."""
 SHEENED = 64
 """A colour whose least channel is this bright has white added to it (a Wine token's least is
 25, the Unicorn Antidote's 35, Ogre Poison's 40, 46 under a lamp's hot spot): a sheened token.
@@ -120,6 +126,48 @@ _FACE = cv2.circle(np.zeros((2 * _FACE_R + 1,) * 2, np.uint8), (_FACE_R,) * 2, _
 """A token's face, short of its rim (which blur mixes with the cloth)."""
 
 
+SHADOW_CHROMA = 0.4
+"""A shadow only dims the light: it keeps the cloth's chromaticity, within this fraction of the
+cloth model's tolerance (on development frames 82% of the pixels of shadows taken for Poison
+did, 2-5% of a Poison token's face on grey cloth or white linen, none on coloured cloths)."""
+SHADOW_FACE = 0.6
+"""A centre whose face keeps the cloth's chromaticity (:data:`SHADOW_CHROMA`) this much or more
+may be a piece of a shadow that a goblet's stem or bowl casts (its end or its edge, curved like
+a rim where the area's tokens or its circle cut it): on development frames such shadows taken
+for Poison kept it on 60-93% of their face; a Poison token under a lamp's sheen can too (up to
+95%: the sheen greys its face to the cloth's tint), so this alone is no test
+(``vision.tokens.SHADOW_EXPLAINED``)."""
+SHADOW_FACE_BROAD = 0.4
+"""The same in a blob its centres explain less than half of (``vision.tokens.SHADOW_BROAD``):
+a goblet's bowl's shadow seen through the gaps of a clump (development and test frames: such
+shadows 0.47; every Poison token whose face kept the cloth's chromaticity over 40% or more lay
+in a blob explained 60% or more)."""
+SHADOW_DARKEST = 0.42
+"""The darkest quarter of a shadow's face, lit back by the shade round it, is at least this
+fraction of the cloth's brightness (a goblet's shadow leaves 0.4-0.65 of the light; on
+development frames shadows taken for Poison 0.44-0.78); a Poison token's face in full light is
+about 0.41 of it: anything as dark may be one."""
+
+
+def shadow_face(
+    cloth_tight: np.ndarray, grey: np.ndarray, shade: float, level: float, x: int, y: int
+) -> float:
+    """How much the face round ``(x, y)`` looks like the cloth in a shadow: the share of it
+    that keeps the cloth's chromaticity (``cloth_tight``: the cloth model's mask at
+    :data:`SHADOW_CHROMA` of its tolerance), or 0 when its darkest quarter, lit back by
+    ``shade``, is darker than a shadow leaves the cloth (``level``: the cloth's grey)."""
+    r = _FACE_R
+    tight = cloth_tight[y - r : y + r + 1, x - r : x + r + 1]
+    inside = _FACE[: tight.shape[0], : tight.shape[1]]
+    kept = tight[inside]
+    if kept.size == 0:
+        return 0.0
+    g = grey[y - r : y + r + 1, x - r : x + r + 1][inside]
+    if percentile(g, 25) / (shade * max(level, 1.0)) < SHADOW_DARKEST:
+        return 0.0
+    return float(kept.mean())
+
+
 def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) -> str:
     """The kind of the token centred at ``(x, y)`` of ``crop`` (BGR; ``grey`` its brightness),
     ``shade`` the light round it (1: full light, less in a goblet's shadow)."""
@@ -133,7 +181,10 @@ def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) ->
     spread = (pixels.max(axis=1) - pixels.min(axis=1)) / shade
     quarter = max(len(spread) // 4, 1)
     strong = np.argsort(-spread, kind="stable")[:quarter]
-    if float(spread[strong[-1]]) >= CHROMA_KIND:
+    # Strongly chromatic and saturated (a tinted white is chromatic, but barely saturated).
+    vivid = pixels[strong]
+    saturation = (vivid.max(axis=1) - vivid.min(axis=1)) / np.maximum(vivid.max(axis=1), 1.0)
+    if float(spread[strong[-1]]) >= CHROMA_KIND and median(saturation) >= SATURATED_KIND:
         # A coloured token: the kind its most chromatic quarter's chroma points to.
         cosine = _chroma_direction(pixels[strong]) @ _KIND_CHROMA.T
         return KINDS[_COLOURED[int(np.bincount(cosine.argmax(axis=1)).argmax())]]
@@ -147,5 +198,9 @@ def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) ->
         return kind
     # A grey token: Poison or Antidote by its darkest tenth, lit back (a sheen's white reaches
     # all but the far edge of a glossy Poison token's face; an Antidote's face is white all over).
-    least = percentile(g[inside], 10) / shade
+    # Lit back only out of a shadow: under the lamp's hot spot (a shade above 1) a white face
+    # clips at the view's top, so divided by the shade it would pass for a grey one (on
+    # development hard frames Antidotes at shades 1.04-1.17 were named Poison so; the brightest
+    # darkest tenth of a Poison's face, 209 undivided, stays under ANTIDOTE_LEAST).
+    least = percentile(g[inside], 10) / min(shade, 1.0)
     return "antidote" if least >= ANTIDOTE_LEAST else "poison"

@@ -40,7 +40,17 @@ import numpy as np
 
 from vision import frame, layout, palette
 from vision.frame import Cloth
-from vision.kinds import NO_KIND, chroma_kind, chromatic, classify, kind_of
+from vision.kinds import (
+    NO_KIND,
+    SHADOW_CHROMA,
+    SHADOW_FACE,
+    SHADOW_FACE_BROAD,
+    chroma_kind,
+    chromatic,
+    classify,
+    kind_of,
+    shadow_face,
+)
 from vision.layout import TableLayout
 from vision.order import median
 
@@ -56,6 +66,13 @@ MIN_VOTES = 0.25 * 2 * math.pi * R
 """Votes (out of about one per pixel of rim) that make a token's centre: a quarter of its rim
 (a token in a chain of three shows two short arcs; 0.3 lost the middle one of dark tokens on a
 dark cloth: on development frames 0.25 gave 36 exact scenes of 40 where 0.3 gave 31)."""
+MIN_VOTES_COLOUR = 0.21 * 2 * math.pi * R
+"""The same for the rims of the tokens' colour masks: a token's colour marks its own edge, where
+a disc standing out from the table by brightness alone (:func:`_cloth_coloured`) can be drawn
+by noise too. A Poison hemmed in by others in a clump, or whose face a lamp's sheen greys to the
+cloth, shows only short arcs of rim: on development frames (realistic 61000-61099, hard
+62000-62039, both sizes) 0.21 gave 148 exact scenes of 280 where 0.25 gave 144 and 0.23 145;
+0.21 on the brightness discs too saw Antidotes on bare white linen."""
 MIN_COVER = 0.6
 """The least fraction of the disc of :data:`COVER_RADIUS` round a centre tokens must cover."""
 COVER_RADIUS = 0.7 * R
@@ -316,7 +333,9 @@ def find_blobs(
 ) -> tuple[list[Blob], np.ndarray]:
     """The blobs of a binary mask of tokens, each with its token centres, and the blobs' label
     image (0: no blob). With ``classes`` (each pixel's token colour) the rim of each colour
-    votes, so two touching tokens of different colours each keep their whole rim."""
+    votes, so two touching tokens of different colours each keep their whole rim; the rim of
+    the whole mask votes too (a point keeps the more votes), so a token whose face a sheen splits
+    into scraps of several colours keeps its outer rim."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
     if not cv2.countNonZero(mask):  # nothing there: no contours to trace, nothing to label
         return [], np.zeros(mask.shape, np.int32)
@@ -340,11 +359,16 @@ def find_blobs(
             x1 = min(x + w + _VOTE_MARGIN, mask.shape[1])
             window = cv2.morphologyEx(part[y0:y1, x0:x1], cv2.MORPH_OPEN, _OPEN)
             votes[y0:y1, x0:x1] += _votes(_fill_holes(window))
+        # A lamp's sheen on a glossy Poison token tints its face (white added, the relit
+        # cloth's cast) into scraps of other colours' classes (Antidote, Ogre Poison, Unicorn
+        # Antidote), which split its rim among the colours' votes, none a quarter of it; the
+        # rim of all tokens together still votes whole for its centre where nothing touches it.
+        votes = np.maximum(votes, _votes_near(mask))
     # A centre: enough of a rim voted for it, and the token's face is there: the blob's, or
     # within its outline's convex hull (a lamp's sheen greys a glossy token's face to the
     # cloth's colour and, reaching its edge, leaves only a crescent of its rim, open towards
     # the lamp: the hollow is no hole to fill).
-    ys, xs = np.nonzero(votes >= MIN_VOTES)
+    ys, xs = np.nonzero(votes >= (MIN_VOTES if classes is None else MIN_VOTES_COLOUR))
     keep = _covered(_hulls(mask), ys, xs) >= MIN_COVER
     ys, xs = ys[keep], xs[keep]
     order = np.argsort(-votes[ys, xs], kind="stable")
@@ -435,6 +459,33 @@ def _shade_near(grey: np.ndarray, cloth_like: np.ndarray, x: int, y: int, level:
     if values.size < 20:
         return 1.0
     return float(np.clip(median(values) / max(level, 1.0), 0.4, 1.25))
+
+
+SHADOW_EXPLAINED = 0.7
+"""A blob whose centres account for less than this share of its pixels (within
+:data:`EXPLAINED` of a token's radius) is broader than its tokens: a centre in it whose face
+looks like the cloth in shadow (:func:`vision.kinds.shadow_face`) is a piece of a goblet's
+shadow, not a token. On development frames (realistic 61000-61099, hard 62000-62039 and
+66000-66039, both sizes) the Poisons taken from shadows lay in blobs explained 13-65% (two at
+78%), every Poison token whose face looked like shadow in one explained 100%."""
+SHADOW_BROAD = 0.55
+"""A blob its centres explain little more than half of is mostly no token: there a centre whose
+face keeps the cloth's chromaticity over :data:`vision.kinds.SHADOW_FACE_BROAD` of it is a
+shadow's piece (the Poisons taken from shadows on development and test frames lay in blobs
+explained 13-51%, Poison tokens whose faces looked like shadow in blobs explained 60% or more:
+midway)."""
+
+
+def _explained(inside: np.ndarray, peaks: list[tuple[float, float]]) -> float:
+    """The share of a blob's pixels (``inside``) within a token's radius and its blurred edge
+    of one of its centres."""
+    total = int(cv2.countNonZero(inside.view(np.uint8)))
+    if total == 0:
+        return 1.0
+    near = np.zeros(inside.shape, np.uint8)
+    for x, y in peaks:
+        cv2.circle(near, (round(x), round(y)), round(R + EXPLAINED), 1, -1)
+    return int(cv2.countNonZero(near & inside.view(np.uint8))) / total
 
 
 def _unexplained(
@@ -795,7 +846,9 @@ def area_blobs(
     crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     # Darker than 0.4 of the cloth is no shadow here (a goblet's takes at most 0.6 of the
     # light) but may be a Poison token's blurred edge.
-    bare, loose = cloth.masks(crop, [(0.4, 1.22, 1.0), (0.3, 1.22, CLOTH_LOOSER)])
+    bare, loose, tight = cloth.masks(
+        crop, [(0.4, 1.22, 1.0), (0.3, 1.22, CLOTH_LOOSER), (0.4, 1.22, SHADOW_CHROMA)]
+    )
     table = _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     area = _DISC & table
     band = cv2.morphologyEx((~bare & (_BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
@@ -871,7 +924,13 @@ def area_blobs(
     _sheen_to_token(classes)
     # 2. Where the tokens are (by their rims), 4. those of the cloth's colour, 3. their kinds.
     blobs, labels = find_blobs(token.astype(np.uint8), classes)
-    blobs += _cloth_coloured(grey, token, hidden, area, near, blobs, refs.bright, ~bare)
+    # Centres beyond :data:`EDGE_CENTRE` are no tokens (below): they explain no scraps of the
+    # cloth's colour either (a goblet's shadow reaching in on white linen is no Antidote's).
+    within = [
+        Blob(b.area, [p for p in b.peaks if math.hypot(p[0] - _HALF, p[1] - _HALF) <= EDGE_CENTRE])
+        for b in blobs
+    ]
+    blobs += _cloth_coloured(grey, token, hidden, area, near, within, refs.bright, ~bare)
     # A centre further out than a token in the area can lie is something the area's edge cuts
     # (a goblet's shadow reaching in): no token, if the cloth goes on beyond the edge there; a
     # token rolled over the edge (not cloth beyond it) cannot be counted.
@@ -889,12 +948,27 @@ def area_blobs(
             if inside or not blob.peaks:
                 out.append(Blob(blob.area, [(x + x0, y + y0) for x, y in inside], blob.kinds))
             continue
-        kinds = []
+        # A goblet's shadow cut short (its end, its edge) votes like a rim: a centre whose face
+        # looks like the cloth in shadow, in a blob its centres explain little of (a shadow is
+        # broad), is no token.
+        shades = []
         for x, y in inside:
             xi, yi = round(x), round(y)
             shade = _shade_near(grey, cloth_like, xi, yi, level)
+            shades.append((xi, yi, shade, shadow_face(tight, grey, shade, level, xi, yi)))
+        least = math.inf  # the least face of shadow that makes a centre no token in this blob
+        if any(s[3] >= SHADOW_FACE_BROAD for s in shades):
+            explained = _explained(labels == blob.label, blob.peaks)
+            if explained < SHADOW_BROAD:
+                least = SHADOW_FACE_BROAD
+            elif explained < SHADOW_EXPLAINED:
+                least = SHADOW_FACE
+        kinds, peaks = [], []
+        for (x, y), (xi, yi, shade, shadowy) in zip(inside, shades, strict=True):
+            if shadowy >= least:
+                continue
             kinds.append(kind_of(crop, grey, shade, xi, yi))
-        peaks = [(x + x0, y + y0) for x, y in inside]
+            peaks.append((x + x0, y + y0))
         # Every centre found explains its pixels, those at the edge too (a shadow's are no token).
         extra = _unexplained((labels == blob.label) & ~sheened, blob.peaks, classes)
         out.append(Blob(blob.area, peaks, kinds, blob.label, extra))

@@ -147,6 +147,29 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # the inner edge joins: a token inside the edge, not what reaches in over it (before:
         # not seen).
         (61075, "realistic", 3, {"wine": 3, "poison": 1, "ogre_poison": 1}),
+        # A goblet's stem-and-bowl shadow beside an Antidote under a low side lamp: its end
+        # votes like a rim, but its face keeps the cloth's chromaticity and its blob is far
+        # broader than its centres explain (vision.tokens.SHADOW_EXPLAINED): no Poison (before,
+        # one too many). Likewise 62013 seat 0.
+        (62002, "hard", 1, {"antidote": 1}),
+        (62013, "hard", 0, {"wine": 3, "poison": 1, "antidote": 2}),
+        # Glossy Poisons whose sheen tints their faces into scraps of other colours' classes
+        # (Antidote, Ogre Poison), splitting their rims among the colours' votes: the whole
+        # mask's rim votes too (before, one Poison short, on a dark blue and a red cloth).
+        (62010, "hard", 3, {"wine": 5, "poison": 1, "antidote": 1}),
+        (62024, "hard", 2, {"wine": 4, "poison": 2, "antidote": 1}),
+        # Poisons hemmed in by others, or greyed by a sheen, show only short arcs of rim: a
+        # colour's rim votes for a centre from a fifth of it (vision.tokens.MIN_VOTES_COLOUR;
+        # before, one Poison short on a red cloth, realistic and hard).
+        (61014, "realistic", 1, {"wine": 2, "poison": 1, "antidote": 1, "ogre_poison": 1}),
+        (62021, "hard", 2, {"poison": 3, "antidote": 1}),
+        # Antidotes under the lamp's hot spot on green felt: their darkest tenth is no longer
+        # divided by a shade above 1 (a white face clips at the view's top there), and they
+        # are no Poisons (before, both named Poison at 1280x720, one at 640x480).
+        (62037, "hard", 1, {"wine": 2, "antidote": 2}),
+        # An Antidote tinted lavender by the lamp's cast and the relit cloth: chromatic, but
+        # barely saturated (vision.kinds.SATURATED_KIND): no Unicorn Antidote.
+        (62039, "hard", 0, {"wine": 2, "antidote": 1}),
     ],
 )
 def test_causes_fixed_stay_fixed(seed, level, seat, want):
