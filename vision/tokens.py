@@ -989,8 +989,16 @@ def area_blobs(
     # Saturated pixels no token explains may be tokens the camera lost, unless the cloth itself
     # clips round the area (a lamp's hot spot on white linen): then they are its own weave.
     clips = float(lost[_IN_BAND & (table > 0)].mean()) >= CLOTH_CLIPS
-    if not clips and _lost_unexplained(lost & (area > 0), [p for b in blobs for p in b.peaks]):
-        return None
+    if not clips:
+        centres = [p for b in blobs for p in b.peaks]
+        # On a cloth as light as an Antidote (white linen) an Antidote shows no colour and no
+        # brightness of its own: touching a dark token, its rim is lost in that token's margin
+        # too, and all that shows of it under a lamp is its sheen, clipped by the camera.
+        sheens = _lost_sheens(lost & (area > 0), centres) if refs.bright and near else None
+        if sheens:
+            out += [Blob(round(TOKEN_AREA), [(x + x0, y + y0)], [near[0]]) for x, y in sheens]
+        elif sheens is None and _lost_unexplained(lost & (area > 0), centres):
+            return None
     return out
 
 
@@ -1058,8 +1066,9 @@ it reached 1% (an Antidote's sheen in that area, lost, must still refuse it). An
 hot spot is found by its rim (:func:`_rings_of`)."""
 LOST_UNEXPLAINED = 12
 """Saturated pixels (every channel clipped) in an area that lie on no token found: a white
-thing the camera lost, which may be a token that cannot be counted (a clump of Antidotes on
-white linen under a lamp shows only their saturated sheens). A token's own sheen lies on it."""
+thing the camera lost, which may be a token that cannot be counted. A token's own sheen lies on
+it; on white linen an Antidote may show nothing but its sheen (:func:`_lost_sheens`: a clump
+of Antidotes under a lamp, or one touching a dark token)."""
 
 
 def _lost_unexplained(lost: np.ndarray, centres: list[tuple[float, float]]) -> bool:
@@ -1071,6 +1080,54 @@ def _lost_unexplained(lost: np.ndarray, centres: list[tuple[float, float]]) -> b
     for x, y in centres:
         cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
     return int(far.sum()) >= LOST_UNEXPLAINED
+
+
+LOST_SHEEN_JOIN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+"""Saturated pieces this near (a 5x5 closing: 4 px) are one sheen, which JPEG's blocks and the
+cloth's weave mottle at its edge; two touching tokens' sheens, at the same place on each face
+(one lamp), lie two radii (22 px) apart."""
+
+
+def _lost_sheens(
+    lost: np.ndarray, centres: list[tuple[float, float]]
+) -> list[tuple[float, float]] | None:
+    """The centres of the saturated patches in ``lost`` that no token found explains (beyond
+    its radius and blur from every centre, as :func:`_lost_unexplained`) when each is a sheen
+    on a token's face: at least :data:`LOST_UNEXPLAINED` pixels, no larger than a sheen
+    (:data:`SHEEN_MOST`, at most a token wide) and wholly inside the area; the pieces too small
+    to be one are left to :func:`_lost_unexplained`'s bar. None when a patch is no sheen
+    (wider, or cut by the area's edge: something the camera lost, which refuses the area) or
+    lies nearer a token found than two tokens' centres can (:data:`MIN_APART`)."""
+    if int(lost.sum()) < LOST_UNEXPLAINED:
+        return []
+    far = lost.astype(np.uint8)
+    for x, y in centres:
+        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
+    if int(far.sum()) < LOST_UNEXPLAINED:
+        return []
+    joined = cv2.morphologyEx(far, cv2.MORPH_CLOSE, LOST_SHEEN_JOIN)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    out, rest = [], 0
+    for i in range(1, n):
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        box = (slice(y, y + h), slice(x, x + w))
+        part = (labels[box] == i) & (far[box] > 0)
+        size = int(part.sum())
+        if size < LOST_UNEXPLAINED:
+            rest += size
+            continue
+        if size > SHEEN_MOST or max(w, h) > 2 * R + 2 or (_DEPTH[box][part] < 0).any():
+            return None
+        ys, xs = np.nonzero(part)
+        at = (float(round(xs.mean() + x)), float(round(ys.mean() + y)))
+        # A token of its own lies apart from the tokens found: a sheen nearer one of them is
+        # on that token's face, which its centre, found off by a rim's blur, does not explain.
+        if any(math.hypot(at[0] - a, at[1] - b) < MIN_APART for a, b in centres + out):
+            return None
+        out.append(at)
+    if rest >= LOST_UNEXPLAINED:
+        return None
+    return out
 
 
 def boxes(seats: int) -> list[tuple[int, int, int, int]]:
