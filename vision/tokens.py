@@ -602,6 +602,44 @@ def _cloth_coloured(
     return found
 
 
+RINGED_CORE = 0.15 * TOKEN_AREA
+"""The least area (px) of a token's core, too small to be a blob of its own, that
+:func:`_ringed_cores` looks at: smaller pieces are noise and a white token's glints."""
+
+
+def _ringed_cores(labels: np.ndarray, blobs: list[Blob], seen: np.ndarray) -> list[Blob]:
+    """Tokens whose rim blurs into a cloth of a coloured token's colour: on a red cloth at
+    640x480 a grey Poison's blurred rim mixes with the red into what is named Wine (of the
+    cloth's colour, not trusted: ``hidden``), leaving a core under :data:`MIN_AREA` with no rim
+    to vote (and a Wine token that stands out too little in brightness keeps only its sheen's
+    white core). On development frames (allr2) this found a Poison on red at 640x480 and two
+    Wine tokens at 1280x720; on white linen, whose own weave is named Antidote, it found
+    tokens on bare cloth and is not used. Such a core (its piece of ``labels`` no blob kept, of
+    :data:`RINGED_CORE` or more) is a token where what is not cloth (``seen``: the tokens and
+    the scraps of the cloth's colour) covers the disc round its centre as a token's face does
+    (:data:`MIN_COVER`), away from every centre found: its kind is its face's."""
+    kept = {b.label for b in blobs if b.label}
+    n = int(labels.max())
+    if n == 0:
+        return []
+    sizes = np.bincount(labels.reshape(-1), minlength=n + 1)
+    taken = [p for b in blobs for p in b.peaks]
+    found = []
+    for label in range(1, n + 1):
+        if label in kept or not RINGED_CORE <= sizes[label] < MIN_AREA:
+            continue
+        ys, xs = np.nonzero(labels == label)
+        x, y = round(float(xs.mean())), round(float(ys.mean()))
+        if any(math.hypot(x - a, y - b) < MIN_APART for a, b in taken):
+            continue
+        cover = _covered(seen.astype(np.uint8), np.array([y]), np.array([x]))[0]
+        if cover < MIN_COVER:
+            continue
+        taken.append((float(x), float(y)))
+        found.append(Blob(int(sizes[label]), [(float(x), float(y))], label=label))
+    return found
+
+
 def _cloth_level(grey: np.ndarray, token: np.ndarray) -> np.ndarray:
     """The table's own brightness round each pixel of ``grey``: its median over a window two
     tokens wide, the tokens found by colour (``token``, and their blurred edges) first filled
@@ -931,6 +969,8 @@ def area_blobs(
         for b in blobs
     ]
     blobs += _cloth_coloured(grey, token, hidden, area, near, within, refs.bright, ~bare)
+    if near and near[0] != "antidote":  # on white linen its own weave is named Antidote
+        blobs += _ringed_cores(labels, blobs, token | hidden)
     # A centre further out than a token in the area can lie is something the area's edge cuts
     # (a goblet's shadow reaching in): no token, if the cloth goes on beyond the edge there; a
     # token rolled over the edge (not cloth beyond it) cannot be counted.

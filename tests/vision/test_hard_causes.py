@@ -43,6 +43,11 @@ def test_a_bowl_over_the_area_is_not_seen(seed, level, seat):
         # Poison).
         (62004, "hard", 1, {"wine": 2, "poison": 1, "antidote": 2, "unicorn_antidote": 1}),
         (60058, "hard", 0, {"wine": 2, "poison": 1, "antidote": 4}),
+        # A sheened Poison among Wine tokens on a red cloth at 640x480: its blurred rim mixes
+        # with the red into what is named Wine (not trusted there), leaving a grey core too
+        # small for a blob; what is not cloth covers a token's face round it
+        # (vision.tokens._ringed_cores; before, no Poison).
+        (60052, "hard", 1, {"wine": 4, "poison": 1}),
     ],
 )
 def test_hard_causes_fixed_stay_fixed(seed, level, seat, want):
