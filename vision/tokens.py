@@ -617,7 +617,12 @@ def _ringed_cores(labels: np.ndarray, blobs: list[Blob], seen: np.ndarray) -> li
     tokens on bare cloth and is not used. Such a core (its piece of ``labels`` no blob kept, of
     :data:`RINGED_CORE` or more) is a token where what is not cloth (``seen``: the tokens and
     the scraps of the cloth's colour) covers the disc round its centre as a token's face does
-    (:data:`MIN_COVER`), away from every centre found: its kind is its face's."""
+    (:data:`MIN_COVER`), away from every centre found: its kind is its face's. So is the piece
+    of a kept blob that its centres leave unexplained, too small for :func:`_unexplained`
+    (under :data:`UNEXPLAINED` of a token): such a Poison touching an Antidote joins its blob
+    by its core alone (on development frames, allr2: nine more Poisons and Wine tokens on red
+    and green felt counted, none too many). Those pieces' blobs take no label (-1): their
+    pixels are their parent blob's, whose centres explain them already."""
     kept = {b.label for b in blobs if b.label}
     n = int(labels.max())
     if n == 0:
@@ -637,6 +642,27 @@ def _ringed_cores(labels: np.ndarray, blobs: list[Blob], seen: np.ndarray) -> li
             continue
         taken.append((float(x), float(y)))
         found.append(Blob(int(sizes[label]), [(float(x), float(y))], label=label))
+    for blob in blobs:  # the pieces a kept blob's centres leave unexplained
+        if not blob.label or not blob.peaks:
+            continue
+        far = (labels == blob.label).astype(np.uint8)
+        for x, y in blob.peaks:
+            cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
+        far = cv2.morphologyEx(far, cv2.MORPH_OPEN, _OPEN)
+        if int(cv2.countNonZero(far)) < RINGED_CORE:
+            continue
+        m, _, stats, centroids = cv2.connectedComponentsWithStats(far, connectivity=8)
+        for part in range(1, m):
+            if not RINGED_CORE <= stats[part, cv2.CC_STAT_AREA] < UNEXPLAINED * TOKEN_AREA:
+                continue
+            x, y = (round(float(v)) for v in centroids[part])
+            if any(math.hypot(x - a, y - b) < MIN_APART for a, b in taken):
+                continue
+            cover = _covered(seen.astype(np.uint8), np.array([y]), np.array([x]))[0]
+            if cover < MIN_COVER:
+                continue
+            taken.append((float(x), float(y)))
+            found.append(Blob(int(stats[part, cv2.CC_STAT_AREA]), [(float(x), float(y))], label=-1))
     return found
 
 

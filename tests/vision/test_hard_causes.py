@@ -48,6 +48,9 @@ def test_a_bowl_over_the_area_is_not_seen(seed, level, seat):
         # small for a blob; what is not cloth covers a token's face round it
         # (vision.tokens._ringed_cores; before, no Poison).
         (60052, "hard", 1, {"wine": 4, "poison": 1}),
+        # The same Poison touching an Antidote: its core joins the Antidote's blob, a piece
+        # too small to count as a token hemmed in (before, no Poison).
+        (60049, "hard", 3, {"wine": 2, "poison": 1, "antidote": 2}),
     ],
 )
 def test_hard_causes_fixed_stay_fixed(seed, level, seat, want):
