@@ -607,7 +607,9 @@ RINGED_CORE = 0.15 * TOKEN_AREA
 :func:`_ringed_cores` looks at: smaller pieces are noise and a white token's glints."""
 
 
-def _ringed_cores(labels: np.ndarray, blobs: list[Blob], seen: np.ndarray) -> list[Blob]:
+def _ringed_cores(
+    labels: np.ndarray, blobs: list[Blob], seen: np.ndarray, sheened: np.ndarray
+) -> list[Blob]:
     """Tokens whose rim blurs into a cloth of a coloured token's colour: on a red cloth at
     640x480 a grey Poison's blurred rim mixes with the red into what is named Wine (of the
     cloth's colour, not trusted: ``hidden``), leaving a core under :data:`MIN_AREA` with no rim
@@ -621,8 +623,13 @@ def _ringed_cores(labels: np.ndarray, blobs: list[Blob], seen: np.ndarray) -> li
     of a kept blob that its centres leave unexplained, too small for :func:`_unexplained`
     (under :data:`UNEXPLAINED` of a token): such a Poison touching an Antidote joins its blob
     by its core alone (on development frames, allr2: nine more Poisons and Wine tokens on red
-    and green felt counted, none too many). Those pieces' blobs take no label (-1): their
-    pixels are their parent blob's, whose centres explain them already."""
+    and green felt counted, none too many), and on any cloth but white linen a token in a
+    clump whose neighbours' centres leave only its core unexplained (three more areas on dark
+    blue and grey). Not a piece mostly dark and colourless at a token's scale (``sheened``): a
+    goblet's shadow joined to a clump on grey cloth leaves such pieces (one Poison too many on
+    extra seeds, where the Poisons it found on grey at 640x480 cost more than they gained).
+    Those pieces' blobs take no label (-1): their pixels are their parent blob's, whose
+    centres explain them already."""
     kept = {b.label for b in blobs if b.label}
     n = int(labels.max())
     if n == 0:
@@ -651,9 +658,11 @@ def _ringed_cores(labels: np.ndarray, blobs: list[Blob], seen: np.ndarray) -> li
         far = cv2.morphologyEx(far, cv2.MORPH_OPEN, _OPEN)
         if int(cv2.countNonZero(far)) < RINGED_CORE:
             continue
-        m, _, stats, centroids = cv2.connectedComponentsWithStats(far, connectivity=8)
+        m, parts, stats, centroids = cv2.connectedComponentsWithStats(far, connectivity=8)
         for part in range(1, m):
             if not RINGED_CORE <= stats[part, cv2.CC_STAT_AREA] < UNEXPLAINED * TOKEN_AREA:
+                continue
+            if float(sheened[parts == part].mean()) >= 0.5:  # a shadow's, maybe
                 continue
             x, y = (round(float(v)) for v in centroids[part])
             if any(math.hypot(x - a, y - b) < MIN_APART for a, b in taken):
@@ -995,8 +1004,8 @@ def area_blobs(
         for b in blobs
     ]
     blobs += _cloth_coloured(grey, token, hidden, area, near, within, refs.bright, ~bare)
-    if near and near[0] != "antidote":  # on white linen its own weave is named Antidote
-        blobs += _ringed_cores(labels, blobs, token | hidden)
+    if not near or near[0] != "antidote":  # on white linen its own weave is named Antidote
+        blobs += _ringed_cores(labels, blobs, token | hidden, sheened)
     # A centre further out than a token in the area can lie is something the area's edge cuts
     # (a goblet's shadow reaching in): no token, if the cloth goes on beyond the edge there; a
     # token rolled over the edge (not cloth beyond it) cannot be counted.
