@@ -59,6 +59,14 @@ ANTIDOTE_LEAST = 214
 """The darkest tenth of an Antidote token's face, lit back, is at least this bright; a Poison
 token's is darker (on independent frames: Antidotes 240 or more, Poisons under a glossy sheen
 up to 192, without one under 100)."""
+ANTIDOTE_QUARTER = 227
+"""An Antidote's face is white all over: its darkest quarter, lit back, is at least this bright
+even where its darkest tenth is not (at 640x480 on a dark cloth the token's rim blurs into the
+cloth and a centre found in a clump sits a pixel or two off, darkening the tenth of its face
+nearest the edge: Antidotes on dark blue at 203-213 were named Poison, their darkest quarters
+229-246). A glossy Poison's sheen leaves its far edge dark, more than a quarter of its face: on
+development frames (realistic 61000-61099 and 69000-69099, hard 62000-62039 and 60000-60059,
+both sizes) the brightest darkest quarter of a Poison's face was 225, of the next 208."""
 _COLOURED = [NAMES.index(k) for k in ("wine", "unicorn_antidote", "ogre_poison")]
 _CLASSIFY = palette.Classifier(LAB)
 NO_KIND = 255
@@ -203,4 +211,9 @@ def kind_of(crop: np.ndarray, grey: np.ndarray, shade: float, x: int, y: int) ->
     # development hard frames Antidotes at shades 1.04-1.17 were named Poison so; the brightest
     # darkest tenth of a Poison's face, 209 undivided, stays under ANTIDOTE_LEAST).
     least = percentile(g[inside], 10) / min(shade, 1.0)
-    return "antidote" if least >= ANTIDOTE_LEAST else "poison"
+    if least >= ANTIDOTE_LEAST:
+        return "antidote"
+    # White all over but for a blurred edge: the darkest quarter stays white (ANTIDOTE_QUARTER).
+    return (
+        "antidote" if percentile(g[inside], 25) / min(shade, 1.0) >= ANTIDOTE_QUARTER else "poison"
+    )

@@ -602,6 +602,79 @@ def _cloth_coloured(
     return found
 
 
+RINGED_CORE = 0.15 * TOKEN_AREA
+"""The least area (px) of a token's core, too small to be a blob of its own, that
+:func:`_ringed_cores` looks at: smaller pieces are noise and a white token's glints."""
+
+
+def _ringed_cores(
+    labels: np.ndarray, blobs: list[Blob], seen: np.ndarray, sheened: np.ndarray
+) -> list[Blob]:
+    """Tokens whose rim blurs into a cloth of a coloured token's colour: on a red cloth at
+    640x480 a grey Poison's blurred rim mixes with the red into what is named Wine (of the
+    cloth's colour, not trusted: ``hidden``), leaving a core under :data:`MIN_AREA` with no rim
+    to vote (and a Wine token that stands out too little in brightness keeps only its sheen's
+    white core). On development frames (allr2) this found a Poison on red at 640x480 and two
+    Wine tokens at 1280x720; on white linen, whose own weave is named Antidote, it found
+    tokens on bare cloth and is not used. Such a core (its piece of ``labels`` no blob kept, of
+    :data:`RINGED_CORE` or more) is a token where what is not cloth (``seen``: the tokens and
+    the scraps of the cloth's colour) covers the disc round its centre as a token's face does
+    (:data:`MIN_COVER`), away from every centre found: its kind is its face's. So is the piece
+    of a kept blob that its centres leave unexplained, too small for :func:`_unexplained`
+    (under :data:`UNEXPLAINED` of a token): such a Poison touching an Antidote joins its blob
+    by its core alone (on development frames, allr2: nine more Poisons and Wine tokens on red
+    and green felt counted, none too many), and on any cloth but white linen a token in a
+    clump whose neighbours' centres leave only its core unexplained (three more areas on dark
+    blue and grey). Not a piece mostly dark and colourless at a token's scale (``sheened``): a
+    goblet's shadow joined to a clump on grey cloth leaves such pieces (one Poison too many on
+    extra seeds, where the Poisons it found on grey at 640x480 cost more than they gained).
+    Those pieces' blobs take no label (-1): their pixels are their parent blob's, whose
+    centres explain them already."""
+    kept = {b.label for b in blobs if b.label}
+    n = int(labels.max())
+    if n == 0:
+        return []
+    sizes = np.bincount(labels.reshape(-1), minlength=n + 1)
+    taken = [p for b in blobs for p in b.peaks]
+    found = []
+    for label in range(1, n + 1):
+        if label in kept or not RINGED_CORE <= sizes[label] < MIN_AREA:
+            continue
+        ys, xs = np.nonzero(labels == label)
+        x, y = round(float(xs.mean())), round(float(ys.mean()))
+        if any(math.hypot(x - a, y - b) < MIN_APART for a, b in taken):
+            continue
+        cover = _covered(seen.astype(np.uint8), np.array([y]), np.array([x]))[0]
+        if cover < MIN_COVER:
+            continue
+        taken.append((float(x), float(y)))
+        found.append(Blob(int(sizes[label]), [(float(x), float(y))], label=label))
+    for blob in blobs:  # the pieces a kept blob's centres leave unexplained
+        if not blob.label or not blob.peaks:
+            continue
+        far = (labels == blob.label).astype(np.uint8)
+        for x, y in blob.peaks:
+            cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
+        far = cv2.morphologyEx(far, cv2.MORPH_OPEN, _OPEN)
+        if int(cv2.countNonZero(far)) < RINGED_CORE:
+            continue
+        m, parts, stats, centroids = cv2.connectedComponentsWithStats(far, connectivity=8)
+        for part in range(1, m):
+            if not RINGED_CORE <= stats[part, cv2.CC_STAT_AREA] < UNEXPLAINED * TOKEN_AREA:
+                continue
+            if float(sheened[parts == part].mean()) >= 0.5:  # a shadow's, maybe
+                continue
+            x, y = (round(float(v)) for v in centroids[part])
+            if any(math.hypot(x - a, y - b) < MIN_APART for a, b in taken):
+                continue
+            cover = _covered(seen.astype(np.uint8), np.array([y]), np.array([x]))[0]
+            if cover < MIN_COVER:
+                continue
+            taken.append((float(x), float(y)))
+            found.append(Blob(int(stats[part, cv2.CC_STAT_AREA]), [(float(x), float(y))], label=-1))
+    return found
+
+
 def _cloth_level(grey: np.ndarray, token: np.ndarray) -> np.ndarray:
     """The table's own brightness round each pixel of ``grey``: its median over a window two
     tokens wide, the tokens found by colour (``token``, and their blurred edges) first filled
@@ -931,6 +1004,8 @@ def area_blobs(
         for b in blobs
     ]
     blobs += _cloth_coloured(grey, token, hidden, area, near, within, refs.bright, ~bare)
+    if not near or near[0] != "antidote":  # on white linen its own weave is named Antidote
+        blobs += _ringed_cores(labels, blobs, token | hidden, sheened)
     # A centre further out than a token in the area can lie is something the area's edge cuts
     # (a goblet's shadow reaching in): no token, if the cloth goes on beyond the edge there; a
     # token rolled over the edge (not cloth beyond it) cannot be counted.
@@ -1021,7 +1096,11 @@ def _unexplained_at_edge(
     """True when the pixels of a blob (``inside``) that no centre explains form a piece of
     :data:`UNEXPLAINED` of a token or more that touches what covers the band (``band``, its
     not-cloth): what reaches in over the edge (a bowl or its shadow), not a token hemmed in by
-    its own kind (the pieces :func:`_unexplained` counts), which lies inside the edge."""
+    its own kind (the pieces :func:`_unexplained` counts), which lies inside the edge. In a blob
+    no centre explains at all the least piece is :data:`MIN_AREA`, as :func:`_unexplained`
+    counts it: a bowl's dark opening leaning in over the edge on green felt showed a piece of
+    0.47 of a token, counted as a Poison where the area should be refused."""
+    least = (UNEXPLAINED if peaks else MIN_AREA / TOKEN_AREA) * TOKEN_AREA
     far = inside.astype(np.uint8)
     for x, y in peaks:
         cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
@@ -1029,8 +1108,7 @@ def _unexplained_at_edge(
     n, labels, stats, _ = cv2.connectedComponentsWithStats(far, connectivity=8)
     near_band = cv2.dilate(band.astype(np.uint8), _NEAR) > 0
     return any(
-        stats[part, cv2.CC_STAT_AREA] >= UNEXPLAINED * TOKEN_AREA
-        and near_band[labels == part].any()
+        stats[part, cv2.CC_STAT_AREA] >= least and near_band[labels == part].any()
         for part in range(1, n)
     )
 
