@@ -156,7 +156,7 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         (62010, "hard", 3, {"wine": 5, "poison": 1, "antidote": 1}),
         (62024, "hard", 2, {"wine": 4, "poison": 2, "antidote": 1}),
         # Poisons hemmed in by others, or greyed by a sheen, show only short arcs of rim: a
-        # colour's rim votes for a centre from a fifth of it (vision.tokens.MIN_VOTES_COLOUR;
+        # colour's rim votes for a centre from a fifth of it (vision.centres.MIN_VOTES_COLOUR;
         # before, one Poison short on a red cloth, realistic and hard).
         (61014, "realistic", 1, {"wine": 2, "poison": 1, "antidote": 1, "ogre_poison": 1}),
         (62021, "hard", 2, {"poison": 3, "antidote": 1}),
