@@ -22,6 +22,8 @@ calibrated from the markers alone (all four read, worst seat error in canonical 
 ms/frame of the full detector at 640x480 on realistic independent frames, OpenCV on one thread;
 ``--only-speed --repeat N`` keeps each frame's best of N passes (on a shared machine other work
 only adds time, and a single pass measures the machine's load as much as the detector).
+``--judge LEVEL:START:N`` (repeatable): the same tally on chosen seeds only (the development and
+held-out sets quoted in docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -144,6 +146,23 @@ def independent(frames: int, seed: int) -> None:
     independent_speed(max(frames, 20), seed)
 
 
+def judged_seeds(specs: list[str]) -> None:
+    """The judge's tally on chosen seeds (``LEVEL:START:N``, both sizes, true homography): the
+    development and held-out sets of docs/benchmarks.md."""
+    from independent.render import render as judge_render
+    from independent.score import Tally, judge
+
+    cv2.setNumThreads(1)
+    for spec in specs:
+        level, start, count = spec.split(":")
+        for w, h in SIZES:
+            tally = Tally()
+            for s in range(int(start), int(start) + int(count)):
+                image, truth = judge_render(s, level, (w, h))
+                judge(tally, s, image, truth)
+            print(f"{spec:>20} {f'{w}x{h}':>9} {tally.line()}")
+
+
 def independent_speed(frames: int, seed: int, repeat: int = 1) -> None:
     """The full detector's ms/frame on the judge's realistic 640x480 frames (one thread); with
     ``repeat`` > 1 each frame's best of that many passes (on a shared machine the other work
@@ -194,11 +213,21 @@ def main() -> None:
         help="with --only-speed: each frame's best of this many passes (a shared machine's load "
         "only adds time)",
     )
+    parser.add_argument(
+        "--judge",
+        action="append",
+        default=[],
+        metavar="LEVEL:START:N",
+        help="the independent judge's tally on these seeds only (repeatable)",
+    )
     args = parser.parse_args()
     print(
         f"python {platform.python_version()} on {platform.machine()}, OpenCV {cv2.__version__}, "
         f"numpy {np.__version__}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
     )
+    if args.judge:
+        judged_seeds(args.judge)
+        return
     if args.only_speed:
         independent_speed(max(args.independent, 20), args.seed + 20000, args.repeat)
         return
