@@ -415,7 +415,7 @@ def _ringed_cores(
     640x480 a grey Poison's blurred rim mixes with the red into what is named Wine (of the
     cloth's colour, not trusted: ``hidden``), leaving a core under :data:`MIN_AREA` with no rim
     to vote (and a Wine token that stands out too little in brightness keeps only its sheen's
-    white core). On development frames (allr2) this found a Poison on red at 640x480 and two
+    white core). On development frames this found a Poison on red at 640x480 and two
     Wine tokens at 1280x720; on white linen, whose own weave is named Antidote, it found
     tokens on bare cloth and is not used. Such a core (its piece of ``labels`` no blob kept, of
     :data:`RINGED_CORE` or more) is a token where what is not cloth (``seen``: the tokens and
@@ -423,7 +423,7 @@ def _ringed_cores(
     (:data:`MIN_COVER`), away from every centre found: its kind is its face's. So is the piece
     of a kept blob that its centres leave unexplained, too small for :func:`_unexplained`
     (under :data:`UNEXPLAINED` of a token): such a Poison touching an Antidote joins its blob
-    by its core alone (on development frames, allr2: nine more Poisons and Wine tokens on red
+    by its core alone (on development frames: nine more Poisons and Wine tokens on red
     and green felt counted, none too many), and on any cloth but white linen a token in a
     clump whose neighbours' centres leave only its core unexplained (three more areas on dark
     blue and grey). Not a piece mostly dark and colourless at a token's scale (``sheened``): a
