@@ -443,13 +443,9 @@ def _ringed_cores(
             continue
         ys, xs = np.nonzero(labels == label)
         x, y = round(float(xs.mean())), round(float(ys.mean()))
-        if any(math.hypot(x - a, y - b) < MIN_APART for a, b in taken):
-            continue
-        cover = covered(seen.astype(np.uint8), np.array([y]), np.array([x]))[0]
-        if cover < MIN_COVER:
-            continue
-        taken.append((float(x), float(y)))
-        found.append(Blob(int(sizes[label]), [(float(x), float(y))], label=label))
+        if _faced(seen, taken, x, y):
+            taken.append((float(x), float(y)))
+            found.append(Blob(int(sizes[label]), [(float(x), float(y))], label=label))
     for blob in blobs:  # the pieces a kept blob's centres leave unexplained
         if not blob.label or not blob.peaks:
             continue
@@ -466,14 +462,19 @@ def _ringed_cores(
             if float(sheened[parts == part].mean()) >= 0.5:  # a shadow's, maybe
                 continue
             x, y = (round(float(v)) for v in centroids[part])
-            if any(math.hypot(x - a, y - b) < MIN_APART for a, b in taken):
-                continue
-            cover = covered(seen.astype(np.uint8), np.array([y]), np.array([x]))[0]
-            if cover < MIN_COVER:
-                continue
-            taken.append((float(x), float(y)))
-            found.append(Blob(int(stats[part, cv2.CC_STAT_AREA]), [(float(x), float(y))], label=-1))
+            if _faced(seen, taken, x, y):
+                taken.append((float(x), float(y)))
+                size = int(stats[part, cv2.CC_STAT_AREA])
+                found.append(Blob(size, [(float(x), float(y))], label=-1))
     return found
+
+
+def _faced(seen: np.ndarray, taken: list[tuple[float, float]], x: int, y: int) -> bool:
+    """True when a core at ``(x, y)`` is a token's: away from every centre ``taken`` and
+    ringed by what is not cloth (``seen``) over :data:`MIN_COVER` of a token's face."""
+    if any(math.hypot(x - a, y - b) < MIN_APART for a, b in taken):
+        return False
+    return covered(seen.astype(np.uint8), np.array([y]), np.array([x]))[0] >= MIN_COVER
 
 
 def _cloth_level(grey: np.ndarray, token: np.ndarray) -> np.ndarray:
