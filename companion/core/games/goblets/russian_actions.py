@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from companion.core.checks import within
 from companion.core.errors import MalformedInput
 from companion.core.games.goblets.action_values import (
     DIRECTIONS,
@@ -26,7 +27,6 @@ from companion.core.games.goblets.action_values import (
     Toast,
 )
 from companion.core.games.goblets.russian_model import GOBLETS, KINDS
-from companion.core.games.goblets.russian_rules import number
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +83,13 @@ def parse(action: Any, players: int) -> RussianAction:
         return InitialPour(_initial_pour(action))
     if kind not in PLAYER_ACTIONS:
         raise MalformedInput(f"unknown action type {kind!r}", field="action.type")
-    seat = number(action.get("seat"), "action.seat", 0, players - 1)
+    seat = within(action.get("seat"), "action.seat", 0, players - 1)
     last = GOBLETS - 1
     if kind == "swap":
         pair = action.get("places")
         if not isinstance(pair, list | tuple) or len(pair) != 2:
             raise MalformedInput("must list two places", field="action.places")
-        p, q = (number(p, "action.places", 0, last) for p in pair)
+        p, q = (within(p, "action.places", 0, last) for p in pair)
         return RowSwap(seat, (p, q))
     if kind == "rotate":
         direction = action.get("direction")
@@ -102,7 +102,7 @@ def parse(action: Any, players: int) -> RussianAction:
         return Toast(seat)
     if kind == "pass":
         return Pass(seat)
-    place = number(action.get("place"), "action.place", 0, last)
+    place = within(action.get("place"), "action.place", 0, last)
     if kind == "peek":
         return RowPeek(seat, place)
     if kind == "drink":

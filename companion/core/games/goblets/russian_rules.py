@@ -95,11 +95,6 @@ class RussianOptions:
         }
 
 
-def number(value: Any, field: str, low: int, high: int) -> int:
-    """``value``, a whole number from ``low`` to ``high``, else MalformedInput naming ``field``."""
-    return within(value, field, low, high)
-
-
 def parse_options(options: Mapping[str, Any]) -> RussianOptions:
     """Validate game options; unknown keys and bad values raise MalformedInput naming the key.
 
@@ -115,12 +110,12 @@ def parse_options(options: Mapping[str, Any]) -> RussianOptions:
     if variant != VARIANT:
         raise MalformedInput(f"must be {VARIANT!r}, got {variant!r}", field="variant")
     # "Russian Goblette (2 and 3 players)"
-    players = number(options.get("players", 2), "players", 2, 3)
-    host = number(options.get("host", 0), "host", 0, players - 1)
+    players = within(options.get("players", 2), "players", 2, 3)
+    host = within(options.get("host", 0), "host", 0, players - 1)
     peek = options.get("peek", "any")
     if peek not in PEEK_CHOICES:
         raise MalformedInput(f"must be one of {PEEK_CHOICES}, got {peek!r}", field="peek")
-    vp_to_win = number(options.get("vp_to_win", 3), "vp_to_win", 1, 10)
+    vp_to_win = within(options.get("vp_to_win", 3), "vp_to_win", 1, 10)
     # The optional rules of the other games, for uniform option sets: "Play without Character
     # cards and Goblet rings." Raise Your Memory ("remove the Coaster rings") is therefore
     # always the case here; Legacy (a poisoned player draws a new Character) cannot be played.
