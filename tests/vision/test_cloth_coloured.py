@@ -4,6 +4,7 @@ fix named with it."""
 
 import pytest
 from independent.render import render
+from independent.score import seat_read
 
 from vision.calibrate import Calibration
 from vision.detect import detect
@@ -20,11 +21,10 @@ from vision.detect import detect
     ],
 )
 def test_a_dark_face_in_a_rim_on_linen_is_a_poison(seed, level, seat, want):
-    image, truth = render(seed, level, (640, 480))
+    truth, found = seat_read(seed, level, (640, 480), seat)
     assert {k: n for k, n in truth.tokens[seat].items() if n} == want
     assert seat not in truth.covered
-    found = detect(image, Calibration(truth.seats, truth.homography, (640, 480)))
-    assert found.tokens[seat] == truth.tokens[seat]
+    assert found == truth.tokens[seat]
 
 
 def test_a_face_lit_all_over_by_a_sheen_votes_alone():

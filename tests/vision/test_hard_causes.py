@@ -3,19 +3,11 @@ one stay fixed, each case below failing before its fix (the pattern of
 ``test_independent.test_causes_fixed_stay_fixed``). Covered areas (a goblet's bowl over the
 area) must be refused, never misread: there "not seen" is the only right answer these hold."""
 
-import functools
-
 import pytest
-from independent.render import render
+from independent.score import frame, seat_read
 
 from vision.calibrate import Calibration
 from vision.detect import detect
-
-
-@functools.lru_cache(maxsize=8)
-def frame(seed, level, size):
-    """One independent frame and its truth, drawn once per test session."""
-    return render(seed, level, size)
 
 
 @pytest.mark.parametrize(
@@ -57,11 +49,10 @@ def test_a_bowl_over_the_area_is_not_seen(seed, level, seat):
     ],
 )
 def test_hard_causes_fixed_stay_fixed(seed, level, seat, want):
-    image, truth = frame(seed, level, (640, 480))
+    truth, found = seat_read(seed, level, (640, 480), seat)
     assert {k: n for k, n in truth.tokens[seat].items() if n} == want
     assert seat not in truth.covered
-    found = detect(image, Calibration(truth.seats, truth.homography, (640, 480)))
-    assert found.tokens[seat] == truth.tokens[seat]
+    assert found == truth.tokens[seat]
 
 
 def test_a_bowl_on_grey_cloth_is_never_misread():

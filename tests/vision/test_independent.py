@@ -9,23 +9,15 @@ frames below stay exact (today's figure on their seeds: every scene), and the ca
 by one stay fixed (each case below failed before its fix), so a change that loses ground fails.
 """
 
-import functools
 import math
 
 import numpy as np
 import pytest
 from independent.render import SURFACES, render
-from independent.score import Tally, judge
+from independent.score import Tally, frame, judge, seat_read
 
 from vision.calibrate import Calibration, error_px, find_markers, from_markers
 from vision.detect import detect, relit_view
-
-
-@functools.lru_cache(maxsize=32)
-def frame(seed, level, size, **options):
-    """One independent frame and its truth, drawn once per test session (rendering costs far
-    more than detecting, and the renderer is deterministic)."""
-    return render(seed, level, size, **options)
 
 
 def tally(seeds, level, size, **options):
@@ -170,11 +162,10 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
     ],
 )
 def test_causes_fixed_stay_fixed(seed, level, seat, want):
-    image, truth = frame(seed, level, (640, 480))
+    truth, found = seat_read(seed, level, (640, 480), seat)
     assert {k: n for k, n in truth.tokens[seat].items() if n} == want
     assert seat not in truth.covered
-    found = detect(image, Calibration(truth.seats, truth.homography, (640, 480)))
-    assert found.tokens[seat] == truth.tokens[seat]
+    assert found == truth.tokens[seat]
 
 
 @pytest.mark.parametrize("extra", ["hand", "glare"])

@@ -2,29 +2,17 @@
 below failed before its fix (the frame rendered by ``tests/vision/independent/render.py``, read
 with its true homography, the seat's counts asserted), so a change that loses ground fails."""
 
-import functools
-
 import pytest
-from independent.render import render
-
-from vision.calibrate import Calibration
-from vision.detect import detect
+from independent.score import seat_read
 
 SIZE = (640, 480)
 
 
-@functools.lru_cache(maxsize=8)
-def frame(seed, level):
-    """One independent frame at 640x480 and its truth, drawn once per test session."""
-    return render(seed, level, SIZE)
-
-
 def found_at(seed, level, seat):
     """The truth's counts of ``seat`` (every kind) and the detector's."""
-    image, truth = frame(seed, level)
+    truth, found = seat_read(seed, level, SIZE, seat)
     assert seat not in truth.covered
-    found = detect(image, Calibration(truth.seats, truth.homography, SIZE))
-    return truth.tokens[seat], found.tokens[seat]
+    return truth.tokens[seat], found
 
 
 @pytest.mark.parametrize(

@@ -10,13 +10,14 @@ misread either: refusing is always safe. A scene is exact when every seat is rig
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from companion.core.errors import MalformedInput
 from vision.calibrate import Calibration
 from vision.detect import detect
 
-from .render import Truth
+from .render import Truth, render
 
 
 @dataclass
@@ -81,3 +82,19 @@ def judge(tally: Tally, seed: int, image, truth: Truth, calibration: Calibration
         tally.tokens += count_ok
         ok = ok and ring_ok and count_ok
     tally.exact += ok
+
+
+@functools.lru_cache(maxsize=32)
+def frame(seed: int, level: str, size: tuple[int, int], **options):
+    """One independent frame and its truth, drawn once per test session (rendering costs far
+    more than detecting, and the renderer is deterministic)."""
+    return render(seed, level, size, **options)
+
+
+def seat_read(seed: int, level: str, size: tuple[int, int], seat: int):
+    """``(truth, counts)``: the frame's truth and the detector's counts of ``seat`` (None: not
+    seen), read with the true homography, the way every regression case of the tests reads
+    one seat."""
+    image, truth = frame(seed, level, size)
+    found = detect(image, Calibration(truth.seats, truth.homography, size))
+    return truth, found.tokens[seat]
