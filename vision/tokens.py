@@ -71,11 +71,20 @@ BORDER = (layout.REVEAL_RADIUS + 3, layout.REVEAL_RADIUS + 9)
 that is not cloth there (a hand and its arm reaching in, a goblet's bowl leaning over) covers
 the area. It starts 3 px out: a token at the area's very edge blurs and casts its contact
 shadow that far (on a coloured cloth that fringe is no cloth, and refused the area)."""
+BAND_BRIGHTEST = 1.35
+"""How much brighter than the fitted light the cloth in the band may be and still be cloth
+(inside the area a pixel above 1.22 is no cloth). A low side lamp's hot spot is sharper than the
+light's cubic fit (:func:`vision.frame.light_of`) can follow: the bare cloth round an area
+under it came out 1.23-1.30 times the fit on hard development frames (grey cloth and wood,
+whose chromaticity still matched), and its band read as covered. What covers a band is
+either off the cloth's chromaticity (a hand, a bowl's pewter on a coloured cloth) or far
+brighter (an Antidote on grey: about 1.8). On the development sets this stopped 7 refusals of
+areas in plain view (grey and wood, hard) and changed nothing else."""
 COVER_BORDER = 80
 """Pixels of not-cloth in the band's outer half (towards the player, after opening) that make
 the area not seen: a hand and its arm reaching in (260 px or more on independent frames), a
-goblet set down over the area's edge. Wood grain and a neighbouring goblet's bowl can reach it
-too (up to 160 px): a safe refusal, where a lower bar would misread a goblet's cover."""
+goblet set down over the area's edge. A neighbouring goblet's bowl can reach it too (up to 160
+px): a safe refusal, where a lower bar would misread a goblet's cover."""
 COVER_INNER = 260
 """The same on the band's inner half (towards the table's centre), where a goblet's bowl,
 standing above the table, leans over the area's edge on a tilted camera without hiding it (up
@@ -721,12 +730,18 @@ def area_blobs(
     crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     # Darker than 0.4 of the cloth is no shadow here (a goblet's takes at most 0.6 of the
     # light) but may be a Poison token's blurred edge.
-    bare, loose, tight = cloth.masks(
-        crop, [(0.4, 1.22, 1.0), (0.3, 1.22, CLOTH_LOOSER), (0.4, 1.22, SHADOW_CHROMA)]
+    bare, loose, tight, lit = cloth.masks(
+        crop,
+        [
+            (0.4, 1.22, 1.0),
+            (0.3, 1.22, CLOTH_LOOSER),
+            (0.4, 1.22, SHADOW_CHROMA),
+            (0.4, BAND_BRIGHTEST, 1.0),
+        ],
     )
     table = _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
     area = _DISC & table
-    band = cv2.morphologyEx((~bare & (_BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    band = cv2.morphologyEx((~lit & (_BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
     band = _crossing(band)
     ux, uy = cx - layout.CENTRE[0], cy - layout.CENTRE[1]
     outer = (_GX * ux + _GY * uy) > 0

@@ -46,6 +46,11 @@ def test_a_bowl_over_the_area_is_not_seen(seed, level, seat):
         # A Poison in a clump on dark blue whose core its neighbours' centres leave unexplained
         # (before, one Poison short).
         (62014, "hard", 1, {"wine": 1, "poison": 4, "antidote": 1}),
+        # Areas in plain view under a low lamp's hot spot, sharper than the light's fit: the
+        # bare grey cloth in the band relit brighter than 1.22 of the fit (before, refused as
+        # covered; vision.tokens.BAND_BRIGHTEST).
+        (60023, "hard", 1, {}),
+        (60029, "hard", 1, {"wine": 1, "unicorn_antidote": 1}),
     ],
 )
 def test_hard_causes_fixed_stay_fixed(seed, level, seat, want):
