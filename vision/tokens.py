@@ -885,8 +885,11 @@ def area_blobs(
         centres = [p for b in blobs for p in b.peaks]
         # On a cloth as light as an Antidote (white linen) an Antidote shows no colour and no
         # brightness of its own: touching a dark token, its rim is lost in that token's margin
-        # too, and all that shows of it under a lamp is its sheen, clipped by the camera.
-        sheens = _lost_sheens(lost & (area > 0), centres) if refs.bright and near else None
+        # too, and all that shows of it under a lamp is its sheen, clipped by the camera. The
+        # cloth is that light when the Antidote's colour is nearest its own (``near``), clipping
+        # or not: a cream linen relit just under :data:`BRIGHT_CLOTH` hid a sheened Antidote too.
+        lit_as_antidote = bool(near) and near[0] == "antidote"
+        sheens = _lost_sheens(lost & (area > 0), centres) if lit_as_antidote else None
         if sheens:
             out += [Blob(round(TOKEN_AREA), [(x + x0, y + y0)], [near[0]]) for x, y in sheens]
         elif sheens is None and _lost_unexplained(lost & (area > 0), centres):
