@@ -39,3 +39,20 @@ def test_a_clipped_sheen_beside_an_antidote_found_is_no_second_one():
     truth, found = found_at(60012, "hard", 2)
     assert {k: n for k, n in truth.items() if n} == {"wine": 5, "antidote": 1}
     assert found is None or found == truth
+
+
+@pytest.mark.parametrize(
+    ("seed", "seat", "want"),
+    [
+        # On white linen a goblet's shadow's edge reaching into the area is no cloth by its
+        # chromaticity and is named the cloth's colour: a scrap far from every token found is
+        # no Antidote hemmed in by them (vision.tokens.HEMMED_REACH; before, one Antidote too
+        # many).
+        (58004, 4, {"wine": 5, "poison": 1, "unicorn_antidote": 1, "ogre_poison": 1}),
+        (58030, 3, {"wine": 1, "poison": 1, "antidote": 1}),
+    ],
+)
+def test_a_shadows_edge_on_white_linen_is_no_antidote(seed, seat, want):
+    truth, found = found_at(seed, "realistic", seat)
+    assert {k: n for k, n in truth.items() if n} == want
+    assert found == truth
