@@ -5,7 +5,8 @@ token is a disc of one known radius (``layout.TOKEN_RADIUS``, 11 px). Each bound
 mask of tokens votes for the point one radius inwards along the mask's normal: a token's rim,
 whole or the arc a sheen or a neighbour leaves of it, votes for its centre; the neck between
 two touching tokens and a sheen's hollow scatter their votes. The best-voted points at least
-:data:`MIN_APART` apart whose disc is mostly token are the centres (:func:`find_blobs`).
+:data:`MIN_APART` apart whose disc is mostly token are the centres (:func:`find_blobs`); what
+of a blob they leave unexplained (beyond :data:`EXPLAINED`) may be a token no rim shows.
 :mod:`vision.tokens` builds the masks and names each centre's kind.
 """
 
@@ -44,7 +45,22 @@ COVER_RADIUS = 0.7 * R
 MIN_APART = 1.6 * R
 """Two centres are at least this far apart (touching tokens: 2 R; overlapping by 10%: 1.8 R)."""
 
-_OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+EXPLAINED = 3.0
+"""A centre accounts for its blob's pixels up to this far beyond a token's radius (blur)."""
+UNEXPLAINED = 0.55
+"""Unexplained pixels covering this fraction of a token's area are a token."""
+THICK = 0.4 * R
+"""Unexplained pixels are a token only where they are this deep somewhere."""
+SHEEN_MOST = 1.1 * TOKEN_AREA
+"""A sheen lies on its token's face: a bright patch larger than a token (with its blur) is
+something else (a hot spot of light is broad)."""
+
+OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+"""OpenCV's 3x3 ellipse (a cross): opening a mask with it takes away specks and threads a
+pixel wide."""
+NEAR = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+"""OpenCV's 7x7 ellipse: dilating a mask with it takes in what lies within 3 px (a token's blurred
+margin)."""
 _COVER_DISC = cv2.circle(
     np.zeros((2 * round(COVER_RADIUS) + 1,) * 2, np.float32),
     (round(COVER_RADIUS),) * 2,
@@ -140,7 +156,7 @@ def votes(mask: np.ndarray) -> np.ndarray:
     smooth = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.2)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
-    ys, xs = np.nonzero(cv2.subtract(mask, cv2.erode(mask, _OPEN)))
+    ys, xs = np.nonzero(cv2.subtract(mask, cv2.erode(mask, OPEN)))
     h, w = mask.shape
     if xs.size == 0:
         return np.zeros(mask.shape, np.float32)
@@ -185,7 +201,7 @@ def find_blobs(
     votes, so two touching tokens of different colours each keep their whole rim; the rim of
     the whole mask votes too (a point keeps the more votes), so a token whose face a sheen splits
     into scraps of several colours keeps its outer rim."""
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _OPEN)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, OPEN)
     if not cv2.countNonZero(mask):  # nothing there: no contours to trace, nothing to label
         return [], np.zeros(mask.shape, np.int32)
     mask = fill_holes(mask)
@@ -206,7 +222,7 @@ def find_blobs(
             y0, x0 = max(y - _VOTE_MARGIN, 0), max(x - _VOTE_MARGIN, 0)
             y1 = min(y + h + _VOTE_MARGIN, mask.shape[0])
             x1 = min(x + w + _VOTE_MARGIN, mask.shape[1])
-            window = cv2.morphologyEx(part[y0:y1, x0:x1], cv2.MORPH_OPEN, _OPEN)
+            window = cv2.morphologyEx(part[y0:y1, x0:x1], cv2.MORPH_OPEN, OPEN)
             cast[y0:y1, x0:x1] += votes(fill_holes(window))
         # A lamp's sheen on a glossy Poison token tints its face (white added, the relit
         # cloth's cast) into scraps of other colours' classes (Antidote, Ogre Poison, Unicorn

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 
 from companion.core.errors import MalformedInput
+from vision import area as reveal_area
 from vision import frame, layout
 from vision import rings as ring_reader
-from vision import tokens as token_reader
 from vision.calibrate import Calibration
 from vision.frame import Cloth, check_image, relit_parts
 from vision.rings import RingReading
@@ -82,7 +82,7 @@ def detect(image: Any, calibration: Calibration, tokens: bool = True) -> Detecti
     if not tokens:
         return Detections(rings, None)
     view = np.zeros((layout.SIZE, layout.SIZE, 3), np.uint8)
-    for box in token_reader.boxes(seats):
+    for box in reveal_area.boxes(seats):
         y0, y1, x0, x1 = box
         view[y0:y1, x0:x1] = frame.relit_box(image, h, light, box)
     return Detections(rings, count_tokens(view, seats, light.cloth))

@@ -6,9 +6,10 @@ Coaster, and reveals its contents"; Ingredients: "Wine (red) | Poison (black) | 
 ``companion.core.games.goblets.sensed`` takes at the reveal ("counts: per place, the camera's
 counts").
 
-Input: the canonical view relit by :func:`vision.frame.relight` and its cloth model. An area
-something neither cloth nor token covers (a hand, glare, a goblet's bowl) is not seen and counts
-None. Elsewhere, tokens are found by shape and named by colour:
+Input: the canonical view relit by :func:`vision.frame.relight` and its cloth model; each area
+is read from its crop (:mod:`vision.area`). An area something neither cloth nor token covers (a
+hand, glare, a goblet's bowl: the tests are :mod:`vision.cover`'s) is not seen and counts None.
+Elsewhere, tokens are found by shape and named by colour:
 
 1. *What is token.* A pixel is cloth when the cloth model calls it cloth (lit or shaded, by
    chromaticity) or when it is nearer to the frame's own cloth at some shade than to every token
@@ -39,17 +40,41 @@ import cv2
 import numpy as np
 
 from vision import frame, layout, palette
+from vision.area import BAND, DEPTH, DISC, GX, GY, HALF, IN_BAND, INSIDE, TABLE
 from vision.centres import (
+    EXPLAINED,
     KINDS,
     MIN_APART,
     MIN_AREA,
     MIN_COVER,
+    NEAR,
+    OPEN,
+    SHEEN_MOST,
+    THICK,
     TOKEN_AREA,
+    UNEXPLAINED,
     Blob,
     R,
     covered,
     find_blobs,
     spread,
+)
+from vision.cover import (
+    BAND_BRIGHTEST,
+    CLOTH_CLIPS,
+    COVER_BORDER,
+    COVER_GLARE,
+    COVER_INNER,
+    EDGE_CENTRE,
+    INTRUDES,
+    crossing,
+    lost_sheens,
+    lost_unexplained,
+    reaches_beyond,
+    reaching_in,
+    straddles,
+    unexplained_at_edge,
+    untextured,
 )
 from vision.frame import Cloth
 from vision.kinds import (
@@ -66,63 +91,8 @@ from vision.kinds import (
 from vision.layout import TableLayout
 from vision.order import median
 
-BORDER = (layout.REVEAL_RADIUS + 3, layout.REVEAL_RADIUS + 9)
-"""The band just outside a reveal area: tokens poured in the area stay inside it, so something
-that is not cloth there (a hand and its arm reaching in, a goblet's bowl leaning over) covers
-the area. It starts 3 px out: a token at the area's very edge blurs and casts its contact
-shadow that far (on a coloured cloth that fringe is no cloth, and refused the area)."""
-BAND_BRIGHTEST = 1.35
-"""How much brighter than the fitted light the cloth in the band may be and still be cloth
-(inside the area a pixel above 1.22 is no cloth). A low side lamp's hot spot is sharper than the
-light's cubic fit (:func:`vision.frame.light_of`) can follow: the bare cloth round an area
-under it came out 1.23-1.30 times the fit on hard development frames (grey cloth and wood,
-whose chromaticity still matched), and its band read as covered. What covers a band is
-either off the cloth's chromaticity (a hand, a bowl's pewter on a coloured cloth) or far
-brighter (an Antidote on grey: about 1.8). On the development sets this stopped 7 refusals of
-areas in plain view (grey and wood, hard) and changed nothing else."""
-COVER_BORDER = 80
-"""Pixels of not-cloth in the band's outer half (towards the player, after opening) that make
-the area not seen: a hand and its arm reaching in (260 px or more on independent frames), a
-goblet set down over the area's edge. A neighbouring goblet's bowl can reach it too (up to 160
-px): a safe refusal, where a lower bar would misread a goblet's cover."""
-COVER_INNER = 260
-"""The same on the band's inner half (towards the table's centre), where a goblet's bowl,
-standing above the table, leans over the area's edge on a tilted camera without hiding it (up
-to 250 px on independent frames; a hand reaching in over it, 290 px or more). Beyond it,
-what reaches deep into the area must be explained by the tokens found
-(:func:`_reaches_beyond`): a bowl at 640x480 covers 270-400 px with tokens against it."""
-
-
-def _cap_depth(share: float) -> float:
-    """The depth of the cap (a disc of a token's radius cut by a straight edge) that holds
-    ``share`` of the disc's area."""
-    low, high = 0.0, 2 * layout.TOKEN_RADIUS
-    for _ in range(40):
-        h = (low + high) / 2
-        d = layout.TOKEN_RADIUS - h
-        cap = layout.TOKEN_RADIUS**2 * math.acos(d / layout.TOKEN_RADIUS) - d * math.sqrt(
-            max(2 * layout.TOKEN_RADIUS * h - h * h, 0.0)
-        )
-        low, high = (h, high) if cap < share * math.pi * layout.TOKEN_RADIUS**2 else (low, h)
-    return low
-
-
-HIDDEN_SHARE = 1 / 3
-INTRUDES = _cap_depth(HIDDEN_SHARE) + 1.1
-CROSSING = round(layout.TOKEN_RADIUS * (BORDER[1] - BORDER[0]))
-"""A piece of not-cloth in the band smaller than this (a token's radius times the band's width,
-66 px) cannot belong to anything wide enough to hide a token: it does not count."""
-"""Where the inner band is covered (:data:`COVER_INNER`), the area is still seen unless what
-covers the band reaches further into the area than this (px): tokens poured out lie at least
-1.1 px inside the area's edge, so no more than :data:`HIDDEN_SHARE` of any token can be hidden,
-and every token keeps well over the 60% of its face (:data:`MIN_COVER`) and the quarter of its
-rim it is found by. What of the occluder lies inside the area is no token."""
 SATURATED = frame.SATURATED
 """Saturated pixels (marked by :func:`vision.frame.relight`) are glare: colours there are lost."""
-COVER_GLARE = 5 * TOKEN_AREA
-"""Saturated pixels in an area beyond this many tokens' area are glare (a white token under a
-bright lamp saturates too, but glare spreads over the cloth: even a small lamp's reflection
-covers 7 tokens' area or more), as is any saturated pixel in the band round it."""
 
 _NAMES, _LAB = palette.lab(palette.TOKEN_COLOURS)
 _WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)
@@ -131,30 +101,12 @@ SHADES = (1.15, 1.0, 0.82, 0.66, 0.52, 0.42)
 """The cloth's brightness under the lamp's hot spot, in full light and in ever deeper shadow (a
 goblet's takes at most 0.6 of the light, a token's contact shadow a quarter more): a pixel nearer
 to one of these than to every token colour is cloth."""
-_HALF = round(layout.REVEAL_RADIUS + 10)
 _POISON = _NAMES.index("poison")
 _ANTIDOTE = _NAMES.index("antidote")
 _NOT_TOKEN = 255
 _COLOURED = [_NAMES.index(k) for k in ("wine", "poison", "unicorn_antidote", "ogre_poison")]
 SHEEN_AREA = 0.7 * TOKEN_AREA
 """A white patch smaller than this touching a coloured token is that token's sheen."""
-_TABLE = np.ones((layout.SIZE, layout.SIZE), np.uint8)
-for _marker in layout.MARKER_IDS:
-    _mx, _my = layout.marker_centre(_marker)
-    cv2.circle(_TABLE, (round(_mx), round(_my)), round(layout.MARKER_KEEP_OUT), 0, -1)
-_DISC = np.zeros((2 * _HALF + 1, 2 * _HALF + 1), np.uint8)
-cv2.circle(_DISC, (_HALF, _HALF), round(layout.REVEAL_RADIUS + 4), 1, -1)
-_BAND = np.zeros_like(_DISC)
-cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[1]), 1, -1)
-cv2.circle(_BAND, (_HALF, _HALF), round(BORDER[0]), 0, -1)
-_AREA_AND_BAND = (_DISC | _BAND) > 0
-_INSIDE = cv2.circle(np.zeros_like(_DISC), (_HALF, _HALF), round(layout.REVEAL_RADIUS), 1, -1) > 0
-_OFFSETS = np.mgrid[-_HALF : _HALF + 1, -_HALF : _HALF + 1]
-_DEPTH = (layout.REVEAL_RADIUS - np.hypot(*_OFFSETS)).astype(np.float32)
-"""How far inside the area's edge each pixel of the crop lies (negative: outside)."""
-_IN_BAND = _BAND > 0
-_GY, _GX = np.mgrid[-_HALF : _HALF + 1, -_HALF : _HALF + 1].astype(np.float32)
-_OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _RING_R = round(2.6 * R)
 _RING = cv2.circle(np.zeros((2 * _RING_R + 1,) * 2, np.uint8), (_RING_R,) * 2, _RING_R, 1, -1) > 0
 _RING &= cv2.circle(np.zeros_like(_RING, np.uint8), (_RING_R,) * 2, round(1.3 * R), 1, -1) == 0
@@ -165,20 +117,6 @@ CLOTH_LOOSER = 1.6
 """In a reveal area the cloth's chromaticity tolerance is this much wider than the cloth
 model's (the contact shadows round tokens are dark and their chromaticity noisy; no token is
 the colour of a cloth meant for the game)."""
-EXPLAINED = 3.0
-"""A centre accounts for its blob's pixels up to this far beyond a token's radius (blur)."""
-UNEXPLAINED = 0.55
-"""Unexplained pixels covering this fraction of a token's area are a token."""
-THICK = 0.4 * R
-"""Unexplained pixels are a token only where they are this deep somewhere."""
-GRAIN_WINDOW = 13
-"""Local contrast is measured over this many pixels: more than one period of a wood grain."""
-TEXTURED = 0.03
-"""A table whose grain has this much local contrast (wood) shows a hand the colour of it."""
-SMOOTH = 0.5
-SMOOTH_AREA = 2 * TOKEN_AREA
-"""Less than :data:`SMOOTH` of the grain over this many pixels is no table (sensor noise gives
-skin a local contrast of 2-4%; a 7 px opening keeps the grain's own low-contrast stripes out)."""
 NEAR_CLOTH = 22.0
 """A token colour within this weighted Lab distance of the cloth is the cloth's colour."""
 STANDS_OUT = 0.08
@@ -187,7 +125,6 @@ _MEDIAN = round(3.8 * R) | 1
 SHEEN_DARK = 0.68
 """Darker than this fraction of the table round it is no token's contact shadow (a quarter
 darker) nor wood grain, but may be a sheened Poison token (about half as bright)."""
-_NEAR = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
 VIVID = 64
 """Channels differing by this much are a token's own face, never its edge blurred into the cloth
 (a Wine token's face keeps about 125 whatever sheen lightens it, its blurred edge half that)."""
@@ -206,7 +143,7 @@ def _sheen_to_token(classes: np.ndarray) -> None:
         x, y, w, h = (int(v) for v in stats[label, :4])
         y0, x0 = max(y - 3, 0), max(x - 3, 0)
         part = labels[y0 : y + h + 3, x0 : x + w + 3] == label
-        around = cv2.dilate(part.astype(np.uint8), _NEAR) > 0
+        around = cv2.dilate(part.astype(np.uint8), NEAR) > 0
         near = classes[y0 : y + h + 3, x0 : x + w + 3][around & ~part]
         near = near[np.isin(near, _COLOURED)]
         if near.size:
@@ -307,7 +244,7 @@ def _unexplained(
     far = inside.copy()
     for x, y in peaks:
         cv2.circle(far.view(np.uint8), (round(x), round(y)), round(R + EXPLAINED), 0, -1)
-    far = cv2.morphologyEx(far.view(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    far = cv2.morphologyEx(far.view(np.uint8), cv2.MORPH_OPEN, OPEN)
     least = (UNEXPLAINED if peaks else MIN_AREA / TOKEN_AREA) * TOKEN_AREA
     if int(cv2.countNonZero(far)) < least:  # no piece can be big enough: nothing to label
         return []
@@ -355,7 +292,7 @@ def _cloth_coloured(
     local = cv2.medianBlur(grey, _MEDIAN)
     ratio = grey.astype(np.float32) / np.maximum(local, 1).astype(np.float32)
     odd = (np.abs(ratio - 1.0) > STANDS_OUT) & (area > 0)
-    odd &= cv2.dilate(token.view(np.uint8), _NEAR) == 0
+    odd &= cv2.dilate(token.view(np.uint8), NEAR) == 0
     found_blobs, _ = find_blobs(odd.astype(np.uint8))
     sheens, lit = ([], None) if bright or off_cloth is None else _sheens(ratio, odd, off_cloth)
     if lit is not None:
@@ -486,7 +423,7 @@ def _ringed_cores(
         far = (labels == blob.label).astype(np.uint8)
         for x, y in blob.peaks:
             cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
-        far = cv2.morphologyEx(far, cv2.MORPH_OPEN, _OPEN)
+        far = cv2.morphologyEx(far, cv2.MORPH_OPEN, OPEN)
         if int(cv2.countNonZero(far)) < RINGED_CORE:
             continue
         m, parts, stats, centroids = cv2.connectedComponentsWithStats(far, connectivity=8)
@@ -515,7 +452,7 @@ def _cloth_level(grey: np.ndarray, token: np.ndarray) -> np.ndarray:
     """The table's own brightness round each pixel of ``grey``: its median over a window two
     tokens wide, the tokens found by colour (``token``, and their blurred edges) first filled
     with the mean of the cloth round them (among dark tokens the plain median is dark)."""
-    off = cv2.dilate(token.view(np.uint8), _NEAR)
+    off = cv2.dilate(token.view(np.uint8), NEAR)
     clear = (1 - off).astype(np.float32)
     weight = cv2.boxFilter(clear, -1, (_MEDIAN, _MEDIAN))
     mean = cv2.boxFilter(grey.astype(np.float32) * clear, -1, (_MEDIAN, _MEDIAN))
@@ -540,7 +477,7 @@ def _bare_gap(grey: np.ndarray, token: np.ndarray, x: float, y: float) -> bool:
     """True when ``(x, y)``, found by its brightness on white linen, is the bare cloth between
     tokens found by colour (``token``): they bound it more than :data:`HEMMED` round, and its
     face is no brighter than the cloth (:data:`GAP_FACE`)."""
-    margin = cv2.dilate(token.view(np.uint8), _NEAR)
+    margin = cv2.dilate(token.view(np.uint8), NEAR)
     xi, yi, r = round(x), round(y), _RIM_K.shape[0] // 2
     padded = cv2.copyMakeBorder(margin, r, r, r, r, cv2.BORDER_CONSTANT, value=0)
     window = padded[yi : yi + 2 * r + 1, xi : xi + 2 * r + 1].astype(np.float32)
@@ -567,9 +504,6 @@ a glossy token is a blur about half its radius wide (Wine tokens' sheens on red 
 640x480 stood out over 0.27-0.75 of a token's area on development frames); smaller bright
 specks are the cloth's weave, sensor noise and what of a white token's halo the margin round
 it leaves."""
-SHEEN_MOST = 1.1 * TOKEN_AREA
-"""A sheen lies on its token's face: a bright patch larger than a token (with its blur) is
-something else (a hot spot of light is broad)."""
 SHEEN_THICK = 3.5
 """A sheen is a round blur: somewhere this far (px) inside its edge. What of a white token's
 blurred halo lies beyond the margin round the tokens found is a thin arc (1.9-2.3 px deep on
@@ -590,7 +524,7 @@ def _sheens(
     (a bright thing its circle cuts, a ring's rim or a bowl's highlight beyond, is no token);
     and the bright patches larger than a token (0/1; None when there is none), for their
     outlines to vote on."""
-    bright = cv2.morphologyEx((odd & (ratio > 1.0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
+    bright = cv2.morphologyEx((odd & (ratio > 1.0)).astype(np.uint8), cv2.MORPH_OPEN, OPEN)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(bright, connectivity=8)
     if n <= 1:
         return [], None
@@ -607,7 +541,7 @@ def _sheens(
         x, y, w, h = (int(v) for v in stats[i, :4])
         box = (slice(y, y + h), slice(x, x + w))
         part = labels[box] == i
-        if float(depth[box][part].max()) < SHEEN_THICK or (_DEPTH[box][part] < 0).any():
+        if float(depth[box][part].max()) < SHEEN_THICK or (DEPTH[box][part] < 0).any():
             continue
         if float(off_cloth[box][part].mean()) < SHEEN_OFF_CLOTH:
             continue
@@ -633,10 +567,10 @@ def _rings_of(ratio: np.ndarray, token: np.ndarray, area: np.ndarray) -> list[tu
     """Centres (best first) of dark open rings of a token's radius in ``ratio`` (brightness
     over the table's round it) inside ``area``, away from the tokens found by colour
     (``token``): the rims and contact shadows of tokens whose faces do not stand out."""
-    dark = (ratio < 1.0 - STANDS_OUT) & (cv2.dilate(token.view(np.uint8), _NEAR) == 0)
+    dark = (ratio < 1.0 - STANDS_OUT) & (cv2.dilate(token.view(np.uint8), NEAR) == 0)
     dark = dark.astype(np.float32)
     rim = cv2.filter2D(dark, -1, _RIM_K, borderType=cv2.BORDER_CONSTANT)
-    ok = (rim >= RIM_DARK) & (rim >= cv2.dilate(rim, _OPEN)) & (area > 0)
+    ok = (rim >= RIM_DARK) & (rim >= cv2.dilate(rim, OPEN)) & (area > 0)
     if not ok.any():
         return []
     outside = cv2.filter2D(dark, -1, _OUTSIDE_K, borderType=cv2.BORDER_CONSTANT)
@@ -685,60 +619,6 @@ def _longest_arc(dark: np.ndarray, x: int, y: int) -> int:
     return min(best, _SECTORS)
 
 
-def _crossing(band: np.ndarray) -> np.ndarray:
-    """The pieces of the band's not-cloth (0/1) that something able to hide a token leaves
-    there: it crosses the band at least a token's radius wide (:data:`CROSSING`). Scattered
-    specks (a dark cloth's chroma noise under JPEG) hide nothing."""
-    if int(cv2.countNonZero(band)) < CROSSING:
-        return np.zeros_like(band)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
-    big = (stats[:, cv2.CC_STAT_AREA] >= CROSSING).astype(np.uint8)
-    big[0] = 0
-    if int(big.sum()) == n - 1:
-        return band
-    return big[labels]
-
-
-def _reaching_in(stuff: np.ndarray, band: np.ndarray) -> np.ndarray:
-    """The pixels of ``stuff`` (what is not cloth) connected to what of it lies in ``band``."""
-    n, labels = cv2.connectedComponents(stuff.view(np.uint8), connectivity=8)
-    if n <= 1:
-        return np.zeros(stuff.shape, bool)
-    touching = np.zeros(n, bool)
-    touching[labels[band.astype(bool) & stuff]] = True
-    touching[0] = False
-    return touching[labels]
-
-
-def _untextured(grey8: np.ndarray, cloth_like: np.ndarray, table: np.ndarray) -> bool:
-    """True when a wide patch of what looks like cloth lacks the table's grain: a hand or an
-    arm the table's own colour (dark skin over wood) hides the area. Only on a textured table
-    (wood): the grain's local contrast (standard deviation over mean, which a shadow keeps) is
-    measured on the cloth of the band round the area, and a smooth patch of two tokens' area
-    or more, in the area or the band, is no table. ``grey8``: the crop's brightness."""
-    where = cloth_like & _AREA_AND_BAND & (table > 0)
-    # The grain is measured on the band round the area: no token lies there to add edges.
-    bare_band = where & _IN_BAND
-    at = np.flatnonzero(bare_band)
-    if at.size < SMOOTH_AREA:
-        return False
-    grey = grey8.astype(np.float32)
-    mean = cv2.blur(grey, (GRAIN_WINDOW, GRAIN_WINDOW))
-    square = cv2.blur(cv2.multiply(grey, grey), (GRAIN_WINDOW, GRAIN_WINDOW))
-    # First on the band's pixels alone (most tables have no grain: no more to do).
-    m = np.take(mean.reshape(-1), at)
-    band_contrast = np.sqrt(np.maximum(np.take(square.reshape(-1), at) - m * m, 0.0))
-    grain = median(band_contrast / np.maximum(m, 1.0))
-    if grain < TEXTURED:
-        return False
-    spread = cv2.sqrt(cv2.max(square - mean * mean, 0.0))
-    contrast = spread / cv2.max(mean, 1.0)
-    smooth = (where & (contrast < SMOOTH * grain)).astype(np.uint8)
-    smooth = cv2.morphologyEx(smooth, cv2.MORPH_OPEN, _NEAR)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(smooth, connectivity=8)
-    return n > 1 and int(stats[1:, cv2.CC_STAT_AREA].max()) >= SMOOTH_AREA
-
-
 def area_blobs(
     normalised: np.ndarray,
     cx: float,
@@ -748,11 +628,11 @@ def area_blobs(
 ) -> list[Blob] | None:
     """The blobs of tokens in the reveal area centred at ``(cx, cy)``, each with its token
     centres and their kinds; None when something neither cloth nor token covers the area
-    (:data:`BORDER`, :data:`SATURATED`)."""
+    (:mod:`vision.cover`; :data:`vision.area.BORDER`, :data:`SATURATED`)."""
     cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
     refs = refs or _ClothRefs.of(cloth)
-    x0, y0 = round(cx) - _HALF, round(cy) - _HALF
-    crop = normalised[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
+    x0, y0 = round(cx) - HALF, round(cy) - HALF
+    crop = normalised[y0 : y0 + 2 * HALF + 1, x0 : x0 + 2 * HALF + 1]
     # Darker than 0.4 of the cloth is no shadow here (a goblet's takes at most 0.6 of the
     # light) but may be a Poison token's blurred edge.
     bare, loose, tight, lit = cloth.masks(
@@ -764,12 +644,12 @@ def area_blobs(
             (0.4, BAND_BRIGHTEST, 1.0),
         ],
     )
-    table = _TABLE[y0 : y0 + 2 * _HALF + 1, x0 : x0 + 2 * _HALF + 1]
-    area = _DISC & table
-    band = cv2.morphologyEx((~lit & (_BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, _OPEN)
-    band = _crossing(band)
+    table = TABLE[y0 : y0 + 2 * HALF + 1, x0 : x0 + 2 * HALF + 1]
+    area = DISC & table
+    band = cv2.morphologyEx((~lit & (BAND & table > 0)).astype(np.uint8), cv2.MORPH_OPEN, OPEN)
+    band = crossing(band)
     ux, uy = cx - layout.CENTRE[0], cy - layout.CENTRE[1]
-    outer = (_GX * ux + _GY * uy) > 0
+    outer = (GX * ux + GY * uy) > 0
     inner_count = int(band[~outer].sum())
     lost = cv2.inRange(crop, (SATURATED,) * 3, (SATURATED,) * 3) > 0
     glare = int((lost & (area > 0)).sum()) >= COVER_GLARE or int((lost & (band > 0)).sum()) > 0
@@ -784,9 +664,9 @@ def area_blobs(
     deep_in = occluder
     covered_in = False
     if band.any():
-        reaching = _reaching_in(~bare & table.astype(bool), band & ~outer)
-        inside = reaching & _INSIDE
-        deep = bool(inside.any()) and float(_DEPTH[inside].max()) > INTRUDES
+        reaching = reaching_in(~bare & table.astype(bool), band & ~outer)
+        inside = reaching & INSIDE
+        deep = bool(inside.any()) and float(DEPTH[inside].max()) > INTRUDES
         if not deep:
             occluder = reaching
         else:
@@ -812,7 +692,7 @@ def area_blobs(
     vivid &= spread >= VIVID
     cloth_like = bare | (_nearer_cloth(lab, token_distance, refs) & ~(colourless & ~loose) & ~vivid)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    if _untextured(grey, cloth_like, table):
+    if untextured(grey, cloth_like, table):
         return None
     # A lamp's sheen greys a Poison token to the colour of the cloth in shadow; but a shadow
     # on the table is broad (a goblet's, a hand's), a token small: what is much darker than the
@@ -842,7 +722,7 @@ def area_blobs(
     # Centres beyond :data:`EDGE_CENTRE` are no tokens (below): they explain no scraps of the
     # cloth's colour either (a goblet's shadow reaching in on white linen is no Antidote's).
     within = [
-        Blob(b.area, [p for p in b.peaks if math.hypot(p[0] - _HALF, p[1] - _HALF) <= EDGE_CENTRE])
+        Blob(b.area, [p for p in b.peaks if math.hypot(p[0] - HALF, p[1] - HALF) <= EDGE_CENTRE])
         for b in blobs
     ]
     blobs += _cloth_coloured(grey, token, hidden, area, near, within, refs.bright, ~bare)
@@ -851,15 +731,15 @@ def area_blobs(
     # A centre further out than a token in the area can lie is something the area's edge cuts
     # (a goblet's shadow reaching in): no token, if the cloth goes on beyond the edge there; a
     # token rolled over the edge (not cloth beyond it) cannot be counted.
-    beyond = ~bare & _IN_BAND & (table > 0)
+    beyond = ~bare & IN_BAND & (table > 0)
     out = []
     blobs_peaks = {blob.label: blob.peaks for blob in blobs}
     for blob in blobs:
         inside = []
         for x, y in blob.peaks:
-            if math.hypot(x - _HALF, y - _HALF) <= EDGE_CENTRE:
+            if math.hypot(x - HALF, y - HALF) <= EDGE_CENTRE:
                 inside.append((x, y))
-            elif _straddles(beyond, x, y):
+            elif straddles(beyond, x, y):
                 return None
         if blob.kinds:  # a token of the cloth's colour, found by its rim (or by its scraps)
             if inside or not blob.peaks:
@@ -895,17 +775,17 @@ def area_blobs(
     if deep_in.any() and any(
         b.unexplained
         and (deep_in & (labels == b.label)).any()
-        and _unexplained_at_edge(
+        and unexplained_at_edge(
             (labels == b.label) & ~sheened, blobs_peaks[b.label], (band > 0) & ~outer
         )
         for b in out
     ):
         return None
-    if covered_in and _reaches_beyond(deep_in, [p for b in blobs for p in b.peaks]):
+    if covered_in and reaches_beyond(deep_in, [p for b in blobs for p in b.peaks]):
         return None
     # Saturated pixels no token explains may be tokens the camera lost, unless the cloth itself
     # clips round the area (a lamp's hot spot on white linen): then they are its own weave.
-    clips = float(lost[_IN_BAND & (table > 0)].mean()) >= CLOTH_CLIPS
+    clips = float(lost[IN_BAND & (table > 0)].mean()) >= CLOTH_CLIPS
     if not clips:
         centres = [p for b in blobs for p in b.peaks]
         # On a cloth as light as an Antidote (white linen) an Antidote shows no colour and no
@@ -914,154 +794,11 @@ def area_blobs(
         # cloth is that light when the Antidote's colour is nearest its own (``near``), clipping
         # or not: a cream linen relit just under :data:`BRIGHT_CLOTH` hid a sheened Antidote too.
         lit_as_antidote = bool(near) and near[0] == "antidote"
-        sheens = _lost_sheens(lost & (area > 0), centres) if lit_as_antidote else None
+        sheens = lost_sheens(lost & (area > 0), centres) if lit_as_antidote else None
         if sheens:
             out += [Blob(round(TOKEN_AREA), [(x + x0, y + y0)], [near[0]]) for x, y in sheens]
-        elif sheens is None and _lost_unexplained(lost & (area > 0), centres):
+        elif sheens is None and lost_unexplained(lost & (area > 0), centres):
             return None
-    return out
-
-
-EDGE_CENTRE = layout.REVEAL_RADIUS - R + 4.0
-"""The furthest a token's centre found can lie from its area's centre (px). Tokens poured out
-lie at least 1.1 px inside the area's edge (their centres within 53 px of its centre), and at
-640x480 a centre in a clump is found up to 4 px out. Further out is something the area's
-circle cuts: a goblet's shadow reaching in from beyond, its edge curved like a rim where the
-circle meets it (on development frames every Poison counted there was such a shadow)."""
-STRADDLES = 12
-"""Pixels of not-cloth in the band within a token's reach of a centre beyond
-:data:`EDGE_CENTRE` that make it a token lying over the area's edge (the area is then not
-seen: whether it counts is not the camera's to say) rather than a shadow the area's edge cuts
-(the cloth model calls a shadow cloth)."""
-
-
-def _unexplained_at_edge(
-    inside: np.ndarray, peaks: list[tuple[float, float]], band: np.ndarray
-) -> bool:
-    """True when the pixels of a blob (``inside``) that no centre explains form a piece of
-    :data:`UNEXPLAINED` of a token or more that touches what covers the band (``band``, its
-    not-cloth): what reaches in over the edge (a bowl or its shadow), not a token hemmed in by
-    its own kind (the pieces :func:`_unexplained` counts), which lies inside the edge. In a blob
-    no centre explains at all the least piece is :data:`MIN_AREA`, as :func:`_unexplained`
-    counts it: a bowl's dark opening leaning in over the edge on green felt showed a piece of
-    0.47 of a token, counted as a Poison where the area should be refused."""
-    least = (UNEXPLAINED if peaks else MIN_AREA / TOKEN_AREA) * TOKEN_AREA
-    far = inside.astype(np.uint8)
-    for x, y in peaks:
-        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
-    far = cv2.morphologyEx(far, cv2.MORPH_OPEN, _OPEN)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(far, connectivity=8)
-    near_band = cv2.dilate(band.astype(np.uint8), _NEAR) > 0
-    return any(
-        stats[part, cv2.CC_STAT_AREA] >= least and near_band[labels == part].any()
-        for part in range(1, n)
-    )
-
-
-def _reaches_beyond(deep_in: np.ndarray, centres: list[tuple[float, float]]) -> bool:
-    """True when what reaches into the area from its inner band (``deep_in``) goes deeper
-    than :data:`INTRUDES` beyond a token's reach of every centre found, and is thick enough
-    there to hide part of a token (:data:`THICK`): something other than tokens (a bowl's body,
-    fingers) lies in the area. The tokens' dark fringe on a dark cloth, joining them to a bowl
-    at the edge, is thinner."""
-    far = (deep_in & (_DEPTH > INTRUDES)).astype(np.uint8)
-    for x, y in centres:
-        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
-    if not far.any():
-        return False
-    return float(cv2.distanceTransform(far, cv2.DIST_L2, 3).max()) >= THICK
-
-
-def _straddles(beyond: np.ndarray, x: float, y: float) -> bool:
-    """True when the band's not-cloth (``beyond``) near ``(x, y)`` shows a token lying over
-    the area's edge there."""
-    xi, yi, r = round(x), round(y), round(R + 3)
-    near = beyond[max(yi - r, 0) : yi + r + 1, max(xi - r, 0) : xi + r + 1]
-    return int(near.sum()) >= STRADDLES
-
-
-CLOTH_CLIPS = 0.02
-"""The share of the band round an area (cloth: tokens lie inside the area) saturated that
-says the cloth itself clips there: a lamp's hot spot on white linen saturates the weave in a
-mottle, inside the area as round it (on development frames 2.7-15% of the band). Round an
-area whose saturated pixels are tokens' sheens the band has none, and a thin glint crossing
-it reached 1% (an Antidote's sheen in that area, lost, must still refuse it). An Antidote in a
-hot spot is found by its rim (:func:`_rings_of`)."""
-LOST_UNEXPLAINED = 12
-"""Saturated pixels (every channel clipped) in an area that lie on no token found: a white
-thing the camera lost, which may be a token that cannot be counted. A token's own sheen lies on
-it; on white linen an Antidote may show nothing but its sheen (:func:`_lost_sheens`: a clump
-of Antidotes under a lamp, or one touching a dark token)."""
-
-
-def _lost_unexplained(lost: np.ndarray, centres: list[tuple[float, float]]) -> bool:
-    """True when at least :data:`LOST_UNEXPLAINED` saturated pixels lie beyond a token's
-    radius (and its blur) from every centre found."""
-    if int(lost.sum()) < LOST_UNEXPLAINED:
-        return False
-    far = lost.astype(np.uint8)
-    for x, y in centres:
-        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
-    return int(far.sum()) >= LOST_UNEXPLAINED
-
-
-LOST_SHEEN_JOIN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-"""Saturated pieces this near (a 5x5 closing: 4 px) are one sheen, which JPEG's blocks and the
-cloth's weave mottle at its edge; two touching tokens' sheens, at the same place on each face
-(one lamp), lie two radii (22 px) apart."""
-
-
-def _lost_sheens(
-    lost: np.ndarray, centres: list[tuple[float, float]]
-) -> list[tuple[float, float]] | None:
-    """The centres of the saturated patches in ``lost`` that no token found explains (beyond
-    its radius and blur from every centre, as :func:`_lost_unexplained`) when each is a sheen
-    on a token's face: at least :data:`LOST_UNEXPLAINED` pixels, no larger than a sheen
-    (:data:`SHEEN_MOST`, at most a token wide) and wholly inside the area; the pieces too small
-    to be one are left to :func:`_lost_unexplained`'s bar. None when a patch is no sheen
-    (wider, or cut by the area's edge: something the camera lost, which refuses the area) or
-    lies nearer a token found than two tokens' centres can (:data:`MIN_APART`)."""
-    if int(lost.sum()) < LOST_UNEXPLAINED:
-        return []
-    far = lost.astype(np.uint8)
-    for x, y in centres:
-        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
-    if int(far.sum()) < LOST_UNEXPLAINED:
-        return []
-    joined = cv2.morphologyEx(far, cv2.MORPH_CLOSE, LOST_SHEEN_JOIN)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-    out, rest = [], 0
-    for i in range(1, n):
-        x, y, w, h = (int(v) for v in stats[i, :4])
-        box = (slice(y, y + h), slice(x, x + w))
-        part = (labels[box] == i) & (far[box] > 0)
-        size = int(part.sum())
-        if size < LOST_UNEXPLAINED:
-            rest += size
-            continue
-        if size > SHEEN_MOST or max(w, h) > 2 * R + 2 or (_DEPTH[box][part] < 0).any():
-            return None
-        ys, xs = np.nonzero(part)
-        at = (float(round(xs.mean() + x)), float(round(ys.mean() + y)))
-        # A token of its own lies apart from the tokens found: a sheen nearer one of them is
-        # on that token's face, which its centre, found off by a rim's blur, does not explain.
-        if any(math.hypot(at[0] - a, at[1] - b) < MIN_APART for a, b in centres + out):
-            return None
-        out.append(at)
-    if rest >= LOST_UNEXPLAINED:
-        return None
-    return out
-
-
-def boxes(seats: int) -> list[tuple[int, int, int, int]]:
-    """The parts of the canonical view the reveal areas are read from, one per seat (rows
-    y0:y1, columns x0:x1)."""
-    table = TableLayout(seats)
-    out = []
-    for seat in range(seats):
-        cx, cy = table.reveal_centre(seat)
-        x0, y0 = round(cx) - _HALF, round(cy) - _HALF
-        out.append((y0, y0 + 2 * _HALF + 1, x0, x0 + 2 * _HALF + 1))
     return out
 
 

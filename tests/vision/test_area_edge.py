@@ -1,5 +1,5 @@
 """What the reveal area's edge cuts: a goblet's shadow reaching in is no token, a token lying
-over the edge makes the area not seen (``vision.tokens.EDGE_CENTRE``).
+over the edge makes the area not seen (``vision.cover.EDGE_CENTRE``).
 
 Drawn straight into the canonical view (the relit table the token reader reads): grey cloth, a
 black Poison token with a lens's blur, a soft shadow as a goblet's bowl casts one. On the

@@ -48,7 +48,7 @@ def test_a_bowl_over_the_area_is_not_seen(seed, level, seat):
         (62014, "hard", 1, {"wine": 1, "poison": 4, "antidote": 1}),
         # Areas in plain view under a low lamp's hot spot, sharper than the light's fit: the
         # bare grey cloth in the band relit brighter than 1.22 of the fit (before, refused as
-        # covered; vision.tokens.BAND_BRIGHTEST).
+        # covered; vision.cover.BAND_BRIGHTEST).
         (60023, "hard", 1, {}),
         (60029, "hard", 1, {"wine": 1, "unicorn_antidote": 1}),
         # An Antidote on cream linen whose brightest channel relit stays under BRIGHT_CLOTH: all

@@ -83,7 +83,7 @@ def test_realistic_frames_stay_exact(size, seeds):
         (51019, 1, {"wine": 3, "antidote": 2}),
         # A clump of Antidotes on white linen under a lamp shows only their saturated sheens,
         # one on each face: each lost patch no token found explains, a sheen's size and apart
-        # from the tokens found, is an Antidote (vision.tokens._lost_sheens; before: not seen,
+        # from the tokens found, is an Antidote (vision.cover.lost_sheens; before: not seen,
         # which was once a count short of four Antidotes).
         (51035, 5, {"wine": 1, "poison": 2, "antidote": 4}),
         # A lamp's hot spot on white linen: the weave clips in a mottle in the area and round
@@ -126,7 +126,7 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # Poison short and one Wine too many).
         (52015, "hard", 4, {"wine": 1, "poison": 3, "antidote": 3}),
         # A goblet's shadow reaching in over the area's edge, closed by the area's circle into
-        # a token-sized dark disc: no Poison (vision.tokens.EDGE_CENTRE; before, one too many).
+        # a token-sized dark disc: no Poison (vision.cover.EDGE_CENTRE; before, one too many).
         (61005, "realistic", 2, {"poison": 4, "antidote": 3}),
         # A goblet's bowl over the inner band of an area on a dark blue cloth, joined to the
         # Wine tokens against it by their thin dark fringe: the tokens found explain all that

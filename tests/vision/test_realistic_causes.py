@@ -20,7 +20,7 @@ def found_at(seed, level, seat):
     [
         # On white linen under a lamp, an Antidote touching a dark token shows no colour, no
         # brightness and (its rim lost in the dark token's margin) no ring of its own: only its
-        # sheen, clipped by the camera, which counts one Antidote (vision.tokens._lost_sheens;
+        # sheen, clipped by the camera, which counts one Antidote (vision.cover.lost_sheens;
         # before: not seen, as if the camera had lost a token).
         (61063, 0, {"poison": 1, "antidote": 1}),
         (69092, 3, {"wine": 1, "antidote": 1}),
