@@ -355,6 +355,13 @@ def read_rings(coarse: np.ndarray, seats: int, cloth: Cloth | None = None) -> Ri
     return RingReading(by_seat, found, crowded)
 
 
+OWN_FILL = 0.3
+"""On the second look a ring's House's own line (no mix with the cloth) must fill this much of
+the ring's body: the cloth mixed in explains a ring's edge, not a whole ring (on a red cloth a
+brown ring's pixels all lie between yellow's line and the cloth's; where yellow was the only
+House left they were a mix of yellow and red cloth). Development and extra seeds (hard
+57000-57119): the rings the second look found right had 0.41-0.76 of their body on their own
+line, the one found wrong (57088 seat 0, 640x480, brown named Wespendorf) 0.22."""
 _REACH = math.ceil(SEAT_TOLERANCE / _COARSE)
 """How far (coarse pixels) from an empty goblet spot its ring is looked for again."""
 
@@ -401,11 +408,12 @@ def _second_look(
     so pixels down to :data:`FAINT_CHROMA` from white count; and a pixel is also every free
     House's whose colour, mixed with its pattern's white and the cloth, could show it
     (:func:`_mixed`). Each free House's pixels are matched against a ring's annulus within
-    :data:`SEAT_TOLERANCE` of the spot as the first look matches them (:data:`MIN_FILL`), the
-    best-matched first. Development (allr2): the hard frames' ring errors 13 -> 4 (left: a brown
-    ring on green felt read Wespendorf, 60008, and an Aconitiers ring the cloth model takes for
-    pinkish white linen, 60014, at both sizes), nothing lost; extra seeds hard 57000-57059
-    5 -> 3.
+    :data:`SEAT_TOLERANCE` of the spot as the first look matches them (:data:`MIN_FILL`), its
+    own line's alone filling :data:`OWN_FILL` of it, the best-matched first. Development
+    (allr2): the hard frames' ring errors 13 -> 4 (left: a brown ring on green felt read
+    Wespendorf, 60008, and an Aconitiers ring the cloth model takes for pinkish white linen,
+    60014, at both sizes), nothing lost; extra seeds hard 57000-57059 5 -> 3, hard 57060-57119
+    (fresh) 25 -> 18, nothing lost.
     """
     free = [i for i in range(len(_HOUSES)) if i not in used]
     ref = cloth.bgr / float(cloth.bgr.sum()) - _WHITE[::-1]
@@ -436,7 +444,8 @@ def _second_look(
             local = np.where(near > 0, local, -np.inf)
             py, px = np.unravel_index(int(local.argmax()), local.shape)
             score = float(local[py, px])
-            if score >= MIN_FILL:
+            own = ((best == k) & seen).view(np.uint8) * np.uint8(255)
+            if score >= MIN_FILL and _fill(_match(own)[0], px, py) >= OWN_FILL:
                 ring_x, ring_y = (x0 + px) * _COARSE, (y0 + py) * _COARSE
                 candidates.append((score, _fill(small, px, py), index, ring_x, ring_y))
     found: list[RingDetection] = []

@@ -64,3 +64,13 @@ def test_a_purple_ring_mixed_with_green_felt_at_its_edge_is_not_van_visser():
     truth, read = _ring_at(57028, 2, (1280, 720))
     assert truth == "aconitiers"
     assert read == truth
+
+
+def test_a_ring_is_not_named_on_a_second_look_by_a_mix_with_the_cloth_alone():
+    # A brown De Miceti ring on a red cloth, its pixels mostly Arañeros red (the Arañeros ring
+    # stands at another seat) and yellow Wespendorf the only House left: every pixel lies
+    # between yellow's line and the cloth's, a mix of both, but only 0.22 of the ring lies on
+    # yellow's own line (vision.rings.OWN_FILL; without it the second look named it Wespendorf).
+    truth, read = _ring_at(57088, 0)
+    assert truth == "de_miceti"
+    assert read != "wespendorf"
