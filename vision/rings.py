@@ -11,7 +11,9 @@ at each such place each House's own pixels are matched again, near it, and where
 cover at least ``MIN_FILL`` of a ring's body, its ring stands there (one ring per House, the
 best-matched first). A goblet's bowl stands above its ring and, seen from a tilted camera,
 hides up to half of it, shades it, and shows its pewter tinted by alloy and light: the bowl is
-no House's colour, or another House's, so it neither names the ring nor pulls its centre. A ring
+no House's colour, or another House's, so it neither names the ring nor pulls its centre. At a
+goblet spot where no ring was found, the Houses no ring found has are looked for again, fainter
+colours and the cloth mixed in at a ring's edge counted too (:func:`_second_look`). A ring
 within ``SEAT_TOLERANCE`` of a seat's goblet spot stands at that seat; others are loose (in a
 hand, mid-move).
 
@@ -55,18 +57,33 @@ CHROMA_OFF = 0.06
 MIN_CHROMA = 0.05
 """How far from white a pixel's chromaticity must lie along its House's line to be that
 House's (a goblet's pewter, tinted by its alloy and the light, lies mostly closer)."""
+FAINT_CHROMA = 0.025
+"""How far from white a pixel's chromaticity must lie along its House's line to count for that
+House's ring at a goblet spot where no ring was found (:func:`_second_look`): purple
+Aconitiers' white cross covers 48% of it, and at half resolution, blurred, most of its pixels lie
+0.03-0.045 from white on its line, under :data:`MIN_CHROMA` (which keeps a tinted pewter bowl
+from naming a ring where one was found). Development (allr2): 0.02-0.03 read six Aconitiers
+rings on white linen and grey cloth the first look missed, 0.04 four, 0.05 none; nothing else
+changed."""
 SHADE = (0.3, 1.35)
 """A ring's pixel is its colour (mixed with its pattern's white) times a shading in this range:
 a bowl's shadow takes up to 0.6 of the light, the lamp's gradient adds a little."""
-SHADE_COST = 0.02
+SHADE_COST = 0.10
 """Chromaticity distance charged per unit of ``|ln shading|`` when two Houses' lines both fit a
-pixel: a lit brown De Miceti pixel is also a yellow Wespendorf one in a 0.68 shadow, and most
-of a ring is lit."""
+pixel. The relit view shows a lit surface at its own brightness, so a pixel's brightness against
+the mix's says how much light it had, and most of a ring is lit: brown De Miceti is a dark,
+weakly coloured ring whose lit pixels are also a yellow Wespendorf one in a 0.6-0.7 shadow or a
+red Arañeros one in a 0.7-0.8 shadow, and on a hard frame (a low lamp, a blurring camera) the
+cloth mixed in at the ring's edges tips its chromaticity onto those Houses' lines. Development
+(allr2, both sets, both sizes): 0.02 -> 0.10 took the hard frames' ring errors from 21 to 13,
+nothing lost (0.05: 17, 0.08: 14; 0.12: 13, two rings on white linen lost for two more
+gained); extra seeds hard 57000-57059 11 -> 5, realistic 57100-57199 unchanged (every ring
+right)."""
 _NONE = 255
 """The label of a pixel that is no House's ring colour."""
 
 
-def _house_table(bits: int = 6) -> np.ndarray:
+def _house_table(bits: int = 6) -> tuple[np.ndarray, np.ndarray]:
     """Lab lookup table: the House whose ring could show this colour, or :data:`_NONE`.
 
     A ring's pixel is its colour C mixed with its pattern's white W (blur, the camera's
@@ -76,6 +93,9 @@ def _house_table(bits: int = 6) -> np.ndarray:
     far enough from white (``MIN_CHROMA``), at a brightness the mix times a shading in
     :data:`SHADE` can have. A shaded yellow keeps yellow's chromaticity where in Lab it nears
     brown; that confusion is what the Lab median made under a bowl's shadow.
+
+    Also each House's cost per cell where its line fits down to :data:`FAINT_CHROMA` from white
+    (``inf`` elsewhere), for the second look at an empty goblet spot (:func:`_second_look`).
     """
     shift = 8 - bits
     levels = ((np.arange(1 << bits) << shift) + (1 << shift) // 2).astype(np.uint8)
@@ -88,6 +108,7 @@ def _house_table(bits: int = 6) -> np.ndarray:
     w_sum, w = float(white.sum()), white / float(white.sum())
     best = np.full(len(rgb), np.inf, np.float32)
     table = np.full(len(rgb), _NONE, np.uint8)
+    costs = np.full((len(palette.RING_COLOURS), len(rgb)), np.inf, np.float32)
     for index, colour in enumerate(palette.RING_COLOURS.values()):
         c = np.asarray(colour, np.float32)
         c_sum = float(c.sum())
@@ -99,23 +120,23 @@ def _house_table(bits: int = 6) -> np.ndarray:
         share = t * w_sum / (t * w_sum + (1 - t) * c_sum)
         shade = total / (share * c_sum + (1 - share) * w_sum)
         cost = off + SHADE_COST * np.abs(np.log(np.maximum(shade, 1e-3)))
-        ok = (
-            (off <= CHROMA_OFF)
-            & (along * float(np.linalg.norm(v)) >= MIN_CHROMA)
-            & (shade >= SHADE[0])
-            & (shade <= SHADE[1])
-            & (cost < best)
-        )
+        away = along * float(np.linalg.norm(v))
+        fits = (off <= CHROMA_OFF) & (away >= FAINT_CHROMA) & (shade >= SHADE[0])
+        fits &= shade <= SHADE[1]
+        costs[index, fits] = cost[fits]
+        ok = fits & (away >= MIN_CHROMA) & (cost < best)
         best[ok] = cost[ok]
         table[ok] = index
-    return table.reshape((1 << bits,) * 3)
+    return table.reshape((1 << bits,) * 3), costs
 
 
 _HOUSES = list(palette.RING_COLOURS)
 _BITS = 6
 _SHIFT = 8 - _BITS
-_FLAT = _house_table(_BITS).reshape(-1)
+_TABLE, _FAINT = _house_table(_BITS)
+_FLAT = _TABLE.reshape(-1)
 """The table flat: a pixel's cell is ``(L >> 2) << 12 | (a >> 2) << 6 | (b >> 2)``."""
+"""Each House's cost per table cell with the :data:`FAINT_CHROMA` floor (inf: not that House)."""
 _ZONE_MASK = np.zeros((layout.SIZE, layout.SIZE), np.uint8)
 cv2.circle(_ZONE_MASK, (round(layout.CENTRE[0]), round(layout.CENTRE[1])), round(ZONE), 1, -1)
 _Y0, _Y1 = round(layout.CENTRE[1] - ZONE), round(layout.CENTRE[1] + ZONE) + 1
@@ -264,8 +285,10 @@ def read_rings(coarse: np.ndarray, seats: int, cloth: Cloth | None = None) -> Ri
     table = TableLayout(seats)
     cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
     q = (cv2.cvtColor(coarse, cv2.COLOR_BGR2Lab) >> _SHIFT).astype(np.intp)
-    labels = _FLAT[(q[..., 0] << 2 * _BITS) | (q[..., 1] << _BITS) | q[..., 2]]
-    labels[(_ZONE_COARSE == 0) | cloth.mask(coarse)] = _NONE
+    cells = (q[..., 0] << 2 * _BITS) | (q[..., 1] << _BITS) | q[..., 2]
+    labels = _FLAT[cells]
+    unseen = (_ZONE_COARSE == 0) | cloth.mask(coarse)
+    labels[unseen] = _NONE
     # Where rings may stand: any House's colour, matched against a ring's annulus.
     mask = cv2.compare(labels, _NONE, cv2.CMP_NE)
     _small, score = _match(mask)
@@ -313,6 +336,9 @@ def read_rings(coarse: np.ndarray, seats: int, cloth: Cloth | None = None) -> Ri
                 _HOUSES[index], cx, cy, seat if dist <= SEAT_TOLERANCE else None, ring_fill
             )
         )
+    empty = set(range(seats)) - {r.seat for r in found}
+    if empty and len(used) < len(_HOUSES):
+        found += _second_look(coarse, cells, unseen, cloth, table, sorted(empty), used, placed)
     at: dict[int, list[RingDetection]] = {}
     for ring in sorted(found, key=lambda r: -r.fill):
         if ring.seat is not None:
@@ -327,6 +353,113 @@ def read_rings(coarse: np.ndarray, seats: int, cloth: Cloth | None = None) -> Ri
             crowded[seat] = [r.house for r in here]
     found.sort(key=lambda r: (r.seat is None, r.seat or 0, r.house))
     return RingReading(by_seat, found, crowded)
+
+
+OWN_FILL = 0.3
+"""On the second look a ring's House's own line (no mix with the cloth) must fill this much of
+the ring's body: the cloth mixed in explains a ring's edge, not a whole ring (on a red cloth a
+brown ring's pixels all lie between yellow's line and the cloth's; where yellow was the only
+House left they were a mix of yellow and red cloth). Development and extra seeds (hard
+57000-57119): the rings the second look found right had 0.41-0.76 of their body on their own
+line, the one found wrong (57088 seat 0, 640x480, brown named Wespendorf) 0.22."""
+_REACH = math.ceil(SEAT_TOLERANCE / _COARSE)
+"""How far (coarse pixels) from an empty goblet spot its ring is looked for again."""
+
+
+_WHITE = np.asarray(palette.PATTERN, np.float32) / float(sum(palette.PATTERN))
+_TOWARDS = [
+    (np.asarray(c, np.float32) / float(sum(c)) - _WHITE)[::-1]
+    for c in palette.RING_COLOURS.values()
+]
+"""Each House's chromaticity less the pattern's white (BGR order, as the views are)."""
+
+
+def _mixed(chroma: np.ndarray, index: int, cloth: np.ndarray) -> np.ndarray:
+    """Pixels whose chromaticity (BGR, less the pattern's white) lies inside the triangle of
+    white, House ``index``'s colour and the cloth's (``cloth``, less white): a mix of the ring,
+    its pattern and the cloth the camera's blur put into one pixel at the ring's edge, with the
+    ring's share at least :data:`FAINT_CHROMA` from white."""
+    u, v = _TOWARDS[index], cloth
+    det = float(u[0] * v[1] - u[1] * v[0])
+    if abs(det) < 1e-4:  # the cloth is white, or of the House's colour: its line says it all
+        return np.zeros(chroma.shape[:2], bool)
+    a = (chroma[..., 0] * v[1] - chroma[..., 1] * v[0]) / det
+    b = (u[0] * chroma[..., 1] - u[1] * chroma[..., 0]) / det
+    return (a * float(np.linalg.norm(u)) >= FAINT_CHROMA) & (b > 0) & (a + b <= 1)
+
+
+def _second_look(
+    coarse: np.ndarray,
+    cells: np.ndarray,
+    unseen: np.ndarray,
+    cloth: Cloth,
+    table: TableLayout,
+    empty: list[int],
+    used: set[int],
+    placed: list[tuple[int, int]],
+) -> list[RingDetection]:
+    """Rings at the goblet spots ``empty`` where none was found, of the Houses no ring found
+    has (``used``), away from the rings ``placed`` (coarse box pixels times :data:`COARSE`).
+
+    Each House's ring is there once ("6 Coaster rings in 6 colors"), so a pixel whose colour
+    fits a House already found elsewhere and another one too is the other one's here (a brown
+    De Miceti ring whose pixels are mostly Arañeros red, the Arañeros ring standing at another
+    seat); a ring's colour may show faintly (purple Aconitiers under its white cross, blurred),
+    so pixels down to :data:`FAINT_CHROMA` from white count; and a pixel is also every free
+    House's whose colour, mixed with its pattern's white and the cloth, could show it
+    (:func:`_mixed`). Each free House's pixels are matched against a ring's annulus within
+    :data:`SEAT_TOLERANCE` of the spot as the first look matches them (:data:`MIN_FILL`), its
+    own line's alone filling :data:`OWN_FILL` of it, the best-matched first. Development
+    (allr2): the hard frames' ring errors 13 -> 4 (left: a brown ring on green felt read
+    Wespendorf, 60008, and an Aconitiers ring the cloth model takes for pinkish white linen,
+    60014, at both sizes), nothing lost; extra seeds hard 57000-57059 5 -> 3, hard 57060-57119
+    (fresh) 25 -> 18, nothing lost.
+    """
+    free = [i for i in range(len(_HOUSES)) if i not in used]
+    ref = cloth.bgr / float(cloth.bgr.sum()) - _WHITE[::-1]
+    candidates: list[tuple[float, float, int, int, int]] = []
+    for seat in empty:
+        gx, gy = table.goblet_spot(seat)
+        x, y = round((gx - _X0) / _COARSE), round((gy - _Y0) / _COARSE)
+        half = _HALF + _REACH + 1
+        y0, x0 = max(y - half, 0), max(x - half, 0)
+        win = cells[y0 : y + half + 1, x0 : x + half + 1]
+        seen = ~unseen[y0 : y + half + 1, x0 : x + half + 1]
+        part = coarse[y0 : y + half + 1, x0 : x + half + 1].astype(np.float32)
+        chroma = part / (part.sum(axis=2, keepdims=True) + 1e-3) - _WHITE[::-1]
+        cy, cx = y - y0, x - x0
+        near = np.zeros(win.shape, np.uint8)
+        cv2.circle(near, (cx, cy), _REACH, 1, -1)
+        # Each pixel is the free House whose line fits it best (one House per pixel, as in
+        # the first look), and also every free House whose colour, mixed with the pattern's
+        # white and the cloth, could show it: the cloth the camera's blur mixed in at a ring's
+        # edge tips a purple ring's chromaticity onto blue's line on green felt.
+        cost = _FAINT[:, win][free]
+        best = np.where(np.isfinite(cost.min(axis=0)), cost.argmin(axis=0), -1)
+        for k, index in enumerate(free):
+            mine = ((best == k) | _mixed(chroma, index, ref)) & seen
+            if int(mine.sum()) < _ENOUGH:
+                continue
+            small, local = _match(mine.view(np.uint8) * np.uint8(255), _OWN_SCORE)
+            local = np.where(near > 0, local, -np.inf)
+            py, px = np.unravel_index(int(local.argmax()), local.shape)
+            score = float(local[py, px])
+            own = ((best == k) & seen).view(np.uint8) * np.uint8(255)
+            if score >= MIN_FILL and _fill(_match(own)[0], px, py) >= OWN_FILL:
+                ring_x, ring_y = (x0 + px) * _COARSE, (y0 + py) * _COARSE
+                candidates.append((score, _fill(small, px, py), index, ring_x, ring_y))
+    found: list[RingDetection] = []
+    for _, ring_fill, index, x, y in sorted(candidates, key=lambda c: -c[0]):
+        if index in used or any(math.hypot(x - px, y - py) < MIN_APART for px, py in placed):
+            continue
+        cx, cy = float(x + _X0), float(y + _Y0)
+        seat, dist = table.nearest_seat(cx, cy)
+        if seat not in empty or dist > SEAT_TOLERANCE:
+            continue
+        used.add(index)
+        placed.append((x, y))
+        found.append(RingDetection(_HOUSES[index], cx, cy, seat, ring_fill))
+    return found
 
 
 def ring_uid(house: str) -> str:
