@@ -524,8 +524,8 @@ def _dark_discs(
     for a, b in taken:
         cv2.circle(free, (round(a), round(b)), round(R + 1), 0, -1)
     blurred = cv2.boxFilter(np.where(free > 0, q, np.float32(1.0)), -1, (_DISC_BOX, _DISC_BOX))
-    ok = (blurred <= DISC_DARK + _DISC_GATE) & (blurred <= cv2.erode(blurred, _NEAR))
-    ok &= _DEPTH >= R
+    ok = (blurred <= DISC_DARK + _DISC_GATE) & (blurred <= cv2.erode(blurred, NEAR))
+    ok &= DEPTH >= R
     h, w = q.shape
     ok[:_DISC_R, :] = ok[h - _DISC_R :, :] = False
     ok[:, :_DISC_R] = ok[:, w - _DISC_R :] = False
