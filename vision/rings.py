@@ -134,9 +134,10 @@ _HOUSES = list(palette.RING_COLOURS)
 _BITS = 6
 _SHIFT = 8 - _BITS
 _TABLE, _FAINT = _house_table(_BITS)
+"""The House of each Lab cell, and each House's cost per cell with the :data:`FAINT_CHROMA`
+floor (inf: not that House), for the second look."""
 _FLAT = _TABLE.reshape(-1)
 """The table flat: a pixel's cell is ``(L >> 2) << 12 | (a >> 2) << 6 | (b >> 2)``."""
-"""Each House's cost per table cell with the :data:`FAINT_CHROMA` floor (inf: not that House)."""
 _ZONE_MASK = np.zeros((layout.SIZE, layout.SIZE), np.uint8)
 cv2.circle(_ZONE_MASK, (round(layout.CENTRE[0]), round(layout.CENTRE[1])), round(ZONE), 1, -1)
 _Y0, _Y1 = round(layout.CENTRE[1] - ZONE), round(layout.CENTRE[1] + ZONE) + 1
@@ -320,22 +321,9 @@ def read_rings(coarse: np.ndarray, seats: int, cloth: Cloth | None = None) -> Ri
             if best >= MIN_FILL:
                 ring_x, ring_y = (x0 + px) * _COARSE, (y0 + py) * _COARSE
                 candidates.append((best, _fill(small, px, py), index, ring_x, ring_y))
-    # One ring per House ("6 Coaster rings in 6 colors"), the best-matched first.
     used: set[int] = set()
     placed: list[tuple[int, int]] = []
-    found: list[RingDetection] = []
-    for _, ring_fill, index, x, y in sorted(candidates, key=lambda c: -c[0]):
-        if index in used or any(math.hypot(x - px, y - py) < MIN_APART for px, py in placed):
-            continue
-        used.add(index)
-        placed.append((x, y))
-        cx, cy = float(x + _X0), float(y + _Y0)
-        seat, dist = table.nearest_seat(cx, cy)
-        found.append(
-            RingDetection(
-                _HOUSES[index], cx, cy, seat if dist <= SEAT_TOLERANCE else None, ring_fill
-            )
-        )
+    found = _place(candidates, table, used, placed)
     empty = set(range(seats)) - {r.seat for r in found}
     if empty and len(used) < len(_HOUSES):
         found += _second_look(coarse, cells, unseen, cloth, table, sorted(empty), used, placed)
@@ -448,17 +436,33 @@ def _second_look(
             if score >= MIN_FILL and _fill(_match(own)[0], px, py) >= OWN_FILL:
                 ring_x, ring_y = (x0 + px) * _COARSE, (y0 + py) * _COARSE
                 candidates.append((score, _fill(small, px, py), index, ring_x, ring_y))
+    return _place(candidates, table, used, placed, empty)
+
+
+def _place(
+    candidates: list[tuple[float, float, int, int, int]],
+    table: TableLayout,
+    used: set[int],
+    placed: list[tuple[int, int]],
+    seats: list[int] | None = None,
+) -> list[RingDetection]:
+    """The rings among ``candidates`` (score, fill, House index, coarse-box x and y times
+    :data:`COARSE`): one per House ("6 Coaster rings in 6 colors"), the best-matched first,
+    none nearer a ring ``placed`` than :data:`MIN_APART` (two goblets' feet cannot overlap);
+    ``used`` and ``placed`` grow with each ring taken. With ``seats``, only rings standing at
+    one of those seats are taken (the second look's empty spots)."""
     found: list[RingDetection] = []
     for _, ring_fill, index, x, y in sorted(candidates, key=lambda c: -c[0]):
         if index in used or any(math.hypot(x - px, y - py) < MIN_APART for px, py in placed):
             continue
         cx, cy = float(x + _X0), float(y + _Y0)
         seat, dist = table.nearest_seat(cx, cy)
-        if seat not in empty or dist > SEAT_TOLERANCE:
+        at = seat if dist <= SEAT_TOLERANCE else None
+        if seats is not None and at not in seats:
             continue
         used.add(index)
         placed.append((x, y))
-        found.append(RingDetection(_HOUSES[index], cx, cy, seat, ring_fill))
+        found.append(RingDetection(_HOUSES[index], cx, cy, at, ring_fill))
     return found
 
 
