@@ -227,13 +227,14 @@ def test_the_host_page_offers_a_random_first_host_for_cena(browser, served):
             if service.table.record.id != old:
                 break
             page.wait_for_timeout(50)
-        record = service.table.record
+        with service.lock:  # new_game holds it until the chance actions and the deal are in
+            record = service.table.record
+            kinds = [entry.action["type"] for entry in service.table.live]
         assert record.id != old and record.options == {
             "players": 3,
             "host": "random",
             "single_course": True,
         }
-        kinds = [entry.action["type"] for entry in service.table.live]
         assert kinds[:3] == ["poisons", "first_host", "deal"]
         assert service.table.state.host == service.table.live[1].action["house"]
         page.select_option("#game-name", "goblets")  # the Goblets Host is always a seat
