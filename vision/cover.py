@@ -9,10 +9,11 @@ Tokens poured in an area stay inside it, so what covers it shows in the band jus
 (:data:`vision.area.BORDER`):
 
 - what is not cloth there, in pieces that cross the band (:func:`crossing`): on the half towards
-  the player (:data:`COVER_BORDER`); on the half towards the table's centre (:data:`COVER_INNER`)
-  where it also reaches into the area beyond the tokens found (:func:`reaches_beyond`), and,
-  however little of the band it covers, where what reaches in deeper than :data:`INTRUDES` holds
-  a piece no token's rim explains (:func:`unexplained_at_edge`);
+  the player (:data:`COVER_BORDER` that no token's margin explains, :func:`cover_unexplained`);
+  on the half towards the table's centre (:data:`COVER_INNER`) where it also reaches into the
+  area beyond the tokens found (:func:`reaches_beyond`), and, however little of the band it
+  covers, where what reaches in deeper than :data:`INTRUDES` holds a piece no token's rim
+  explains (:func:`unexplained_at_edge`);
 - a centre found beyond :data:`EDGE_CENTRE` with the band's not-cloth round it: a token lying
   over the edge (:func:`straddles`);
 - glare (every channel clipped: its colour is lost): over :data:`COVER_GLARE` in the area, any
@@ -60,6 +61,11 @@ COVER_BORDER = 80
 the area not seen: a hand and its arm reaching in (260 px or more on independent frames), a
 goblet set down over the area's edge. A neighbouring goblet's bowl can reach it too (up to 160
 px): a safe refusal, where a lower bar would misread a goblet's cover."""
+TOKEN_MARGIN = 8.0
+"""How far beyond a token's radius (px) its margin reaches into the band when it lies at the
+area's edge: the blur, and a JPEG's colour ringing round a vivid token on a dark cloth (one
+chroma block of a 640x480 frame is about 3 canonical px; a Wine on dark blue rang 8.4 px out
+on a development frame, enough to refuse the area in plain view)."""
 COVER_INNER = 260
 """The same on the band's inner half (towards the table's centre), where a goblet's bowl,
 standing above the table, leans over the area's edge on a tilted camera without hiding it (up
@@ -131,6 +137,18 @@ LOST_SHEEN_JOIN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 """Saturated pieces this near (a 5x5 closing: 4 px) are one sheen, which JPEG's blocks and the
 cloth's weave mottle at its edge; two touching tokens' sheens, at the same place on each face
 (one lamp), lie two radii (22 px) apart."""
+
+
+def cover_unexplained(cover: np.ndarray, centres: list[tuple[float, float]]) -> int:
+    """The pixels of ``cover`` (bool) no token centred at one of ``centres`` explains (within
+    :data:`TOKEN_MARGIN` beyond its radius): a hand or a goblet over the band's outer half, not
+    the margin of a token lying at the area's edge."""
+    if not centres:
+        return int(cover.sum())
+    discs = np.zeros(cover.shape, np.uint8)
+    for x, y in centres:
+        cv2.circle(discs, (round(x), round(y)), round(R + TOKEN_MARGIN), 1, -1)
+    return int((cover & (discs == 0)).sum())
 
 
 def crossing(band: np.ndarray) -> np.ndarray:

@@ -68,6 +68,7 @@ from vision.cover import (
     COVER_INNER,
     EDGE_CENTRE,
     INTRUDES,
+    cover_unexplained,
     crossing,
     lost_sheens,
     lost_unexplained,
@@ -784,8 +785,11 @@ def area_blobs(
     inner_count = int(band[~outer].sum())
     lost = cv2.inRange(crop, (SATURATED,) * 3, (SATURATED,) * 3) > 0
     glare = int((lost & (area > 0)).sum()) >= COVER_GLARE or int((lost & (band > 0)).sum()) > 0
-    if int(band[outer].sum()) >= COVER_BORDER or glare:
+    if glare:
         return None
+    # The band's outer half: a hand or a goblet set down over the edge covers it, and so does
+    # the margin of a token lying at the edge, judged once the tokens are found (below).
+    border = band & outer
     # Towards the table's centre a goblet's bowl, standing above the table, leans over the
     # band on a tilted camera: it hides the area only where it reaches into it. What reaches
     # in from the band no deeper than :data:`INTRUDES` (a bowl's edge) is no token; deeper, it
@@ -915,6 +919,10 @@ def area_blobs(
     ):
         return None
     if covered_in and reaches_beyond(deep_in, [p for b in blobs for p in b.peaks]):
+        return None
+    if int(border.sum()) >= COVER_BORDER and (
+        cover_unexplained(border, [p for b in blobs for p in b.peaks]) >= COVER_BORDER
+    ):
         return None
     # Saturated pixels no token explains may be tokens the camera lost, unless the cloth itself
     # clips round the area (a lamp's hot spot on white linen): then they are its own weave.

@@ -68,3 +68,21 @@ def test_a_shadow_reaching_in_over_the_edge_is_no_token():
 def test_a_token_over_the_edge_makes_the_area_not_seen():
     view = _poison(_table(), *_outwards(layout.REVEAL_RADIUS - 4))
     assert count_tokens(view, SEATS)[SEAT] is None
+
+
+def test_only_a_tokens_margin_is_explained_in_the_band():
+    """vision.cover.cover_unexplained: the band's pixels within TOKEN_MARGIN of a token's rim
+    are that token's; a hand's beyond them still count, and with no token all of it does."""
+    from vision.centres import R
+    from vision.cover import COVER_BORDER, TOKEN_MARGIN, cover_unexplained
+
+    size = 151
+    yy, xx = np.mgrid[0:size, 0:size]
+    centre = (40.0, 120.0)
+    d = np.hypot(xx - centre[0], yy - centre[1])
+    margin = (d > R + 2) & (d <= R + TOKEN_MARGIN - 0.5) & (yy > centre[1])  # a crescent
+    assert margin.sum() >= COVER_BORDER
+    assert cover_unexplained(margin, [centre]) == 0
+    assert cover_unexplained(margin, []) == int(margin.sum())
+    hand = margin | ((xx >= 60) & (xx < 110) & (yy >= 130) & (yy < 140))  # an arm beside it
+    assert cover_unexplained(hand, [centre]) >= COVER_BORDER
