@@ -61,11 +61,12 @@ COVER_BORDER = 80
 the area not seen: a hand and its arm reaching in (260 px or more on independent frames), a
 goblet set down over the area's edge. A neighbouring goblet's bowl can reach it too (up to 160
 px): a safe refusal, where a lower bar would misread a goblet's cover."""
-TOKEN_MARGIN = 8.0
+TOKEN_MARGIN = 11.0
 """How far beyond a token's radius (px) its margin reaches into the band when it lies at the
-area's edge: the blur, and a JPEG's colour ringing round a vivid token on a dark cloth (one
-chroma block of a 640x480 frame is about 3 canonical px; a Wine on dark blue rang 8.4 px out
-on a development frame, enough to refuse the area in plain view)."""
+area's edge: the blur, and a JPEG's colour ringing round a vivid token (one chroma block of a
+640x480 frame is about 3 canonical px; on development frames a Wine on dark blue rang 8 px out,
+a Unicorn Antidote on grey at the hard level's JPEG 8-14 px, enough to refuse areas in plain
+view). At 14 px a hand beside a token at the edge was taken for its margin once (a misread)."""
 COVER_INNER = 260
 """The same on the band's inner half (towards the table's centre), where a goblet's bowl,
 standing above the table, leans over the area's edge on a tilted camera without hiding it (up

@@ -58,11 +58,19 @@ def test_a_shadows_edge_on_white_linen_is_no_antidote(seed, seat, want):
     assert found == truth
 
 
-def test_a_tokens_margin_in_the_band_is_no_hand():
-    # Dark blue cloth: a Wine lying at the area's edge, towards the player. The JPEG's colour
-    # ringing round it (8 px beyond its rim) reaches the band's outer half over more than
-    # COVER_BORDER pixels; the token found explains them (vision.cover.cover_unexplained;
-    # before, the area was refused as covered by a hand).
-    truth, found = found_at(69036, "realistic", 1)
-    assert {k: n for k, n in truth.items() if n} == {"wine": 1}
+@pytest.mark.parametrize(
+    ("seed", "level", "seat", "want"),
+    [
+        # A Wine on dark blue and a Unicorn Antidote on grey (the hard level's JPEG) lying at
+        # the area's edge towards the player: the JPEG's colour ringing round each (8 and
+        # 8-14 px beyond its rim) covers more than COVER_BORDER pixels of the band's outer
+        # half, and the token found explains them (vision.cover.cover_unexplained; before,
+        # the area was refused as if a hand covered it).
+        (69036, "realistic", 1, {"wine": 1}),
+        (60044, "hard", 0, {"antidote": 1, "unicorn_antidote": 1}),
+    ],
+)
+def test_a_tokens_margin_in_the_band_is_no_hand(seed, level, seat, want):
+    truth, found = found_at(seed, level, seat)
+    assert {k: n for k, n in truth.items() if n} == want
     assert found == truth
