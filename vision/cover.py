@@ -140,16 +140,20 @@ cloth's weave mottle at its edge; two touching tokens' sheens, at the same place
 (one lamp), lie two radii (22 px) apart."""
 
 
+def _far_from(mask: np.ndarray, centres: list[tuple[float, float]], reach: float) -> np.ndarray:
+    """``mask`` (0/1 uint8) without the discs of radius ``reach`` round ``centres``: what of it
+    no token found explains."""
+    far = mask.astype(np.uint8)
+    for x, y in centres:
+        cv2.circle(far, (round(x), round(y)), round(reach), 0, -1)
+    return far
+
+
 def cover_unexplained(cover: np.ndarray, centres: list[tuple[float, float]]) -> int:
     """The pixels of ``cover`` (bool) no token centred at one of ``centres`` explains (within
     :data:`TOKEN_MARGIN` beyond its radius): a hand or a goblet over the band's outer half, not
     the margin of a token lying at the area's edge."""
-    if not centres:
-        return int(cover.sum())
-    discs = np.zeros(cover.shape, np.uint8)
-    for x, y in centres:
-        cv2.circle(discs, (round(x), round(y)), round(R + TOKEN_MARGIN), 1, -1)
-    return int((cover & (discs == 0)).sum())
+    return int(cv2.countNonZero(_far_from(cover, centres, R + TOKEN_MARGIN)))
 
 
 def crossing(band: np.ndarray) -> np.ndarray:
@@ -189,10 +193,7 @@ def unexplained_at_edge(
     on green felt showed a piece of 0.47 of a token, counted as a Poison where the area should
     be refused."""
     least = (UNEXPLAINED if peaks else MIN_AREA / TOKEN_AREA) * TOKEN_AREA
-    far = inside.astype(np.uint8)
-    for x, y in peaks:
-        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
-    far = cv2.morphologyEx(far, cv2.MORPH_OPEN, OPEN)
+    far = cv2.morphologyEx(_far_from(inside, peaks, R + EXPLAINED), cv2.MORPH_OPEN, OPEN)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(far, connectivity=8)
     near_band = cv2.dilate(band.astype(np.uint8), NEAR) > 0
     return any(
@@ -207,9 +208,7 @@ def reaches_beyond(deep_in: np.ndarray, centres: list[tuple[float, float]]) -> b
     there to hide part of a token (:data:`THICK`): something other than tokens (a bowl's body,
     fingers) lies in the area. The tokens' dark fringe on a dark cloth, joining them to a bowl
     at the edge, is thinner."""
-    far = (deep_in & (DEPTH > INTRUDES)).astype(np.uint8)
-    for x, y in centres:
-        cv2.circle(far, (round(x), round(y)), round(R + EXPLAINED), 0, -1)
+    far = _far_from(deep_in & (DEPTH > INTRUDES), centres, R + EXPLAINED)
     if not far.any():
         return False
     return float(cv2.distanceTransform(far, cv2.DIST_L2, 3).max()) >= THICK

@@ -918,17 +918,15 @@ def area_blobs(
         for b in out
     ):
         return None
-    if covered_in and reaches_beyond(deep_in, [p for b in blobs for p in b.peaks]):
+    centres = [p for b in blobs for p in b.peaks]
+    if covered_in and reaches_beyond(deep_in, centres):
         return None
-    if int(border.sum()) >= COVER_BORDER and (
-        cover_unexplained(border, [p for b in blobs for p in b.peaks]) >= COVER_BORDER
-    ):
+    if cover_unexplained(border, centres) >= COVER_BORDER:
         return None
     # Saturated pixels no token explains may be tokens the camera lost, unless the cloth itself
     # clips round the area (a lamp's hot spot on white linen): then they are its own weave.
     clips = float(lost[IN_BAND & (table > 0)].mean()) >= CLOTH_CLIPS
     if not clips:
-        centres = [p for b in blobs for p in b.peaks]
         # On a cloth as light as an Antidote (white linen) an Antidote shows no colour and no
         # brightness of its own: touching a dark token, its rim is lost in that token's margin
         # too, and all that shows of it under a lamp is its sheen, clipped by the camera. The
