@@ -9,10 +9,8 @@ files). Modules, one idea each:
 - :mod:`vision.frame`: input checks (MalformedInput) and lighting normalisation.
 - :mod:`vision.calibrate`: image -> :class:`~vision.calibrate.Calibration` (a homography).
 - :mod:`vision.rings`: which Coaster ring stands at which seat (and tracker observations).
-- :mod:`vision.tokens`: revealed tokens counted by kind in each seat's reveal area.
-- :mod:`vision.centres`: token centres found by their rims (a circle Hough transform).
-- :mod:`vision.area`: the crop round a seat's reveal area and its masks.
-- :mod:`vision.cover`: what hides a reveal area, so that it is not seen.
+- :mod:`vision.area`: the crop round a seat's reveal area.
+- :mod:`vision.tokennet`: revealed tokens counted by kind in each area, or not seen (a network).
 - :mod:`vision.detect`: one frame through calibration, rings and tokens.
 - :mod:`vision.render`: the virtual twin of the camera (seeded synthetic frames + ground truth).
 - :mod:`vision.camera`: the adapter (picamera2, cv2.VideoCapture, or the synthetic camera).

@@ -9,12 +9,11 @@ import numpy as np
 
 from companion.core.errors import MalformedInput
 from vision import area as reveal_area
-from vision import frame, layout
+from vision import frame, layout, tokennet
 from vision import rings as ring_reader
 from vision.calibrate import Calibration
 from vision.frame import Cloth, check_image, relit_parts
 from vision.rings import RingReading
-from vision.tokens import count_tokens
 
 
 @dataclass(frozen=True)
@@ -85,4 +84,4 @@ def detect(image: Any, calibration: Calibration, tokens: bool = True) -> Detecti
     for box in reveal_area.boxes(seats):
         y0, y1, x0, x1 = box
         view[y0:y1, x0:x1] = frame.relit_box(image, h, light, box)
-    return Detections(rings, count_tokens(view, seats, light.cloth))
+    return Detections(rings, tokennet.read_areas(view, seats))

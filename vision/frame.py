@@ -138,7 +138,6 @@ the table where it is."""
 MIN_LIGHT = 20.0
 """The cloth's mean level (0-255) below which the table is too dark to tell colours."""
 _CLOTH_BGR = np.array(palette.CLOTH[::-1], np.float32)
-_CENTRE_PATCH = (slice(300, 500), slice(300, 500))
 SATURATED = 255
 """The relit view's mark for a pixel the camera saturated (see :func:`relight`)."""
 CLOTH_CLIPS = 0.97
@@ -147,7 +146,6 @@ than the cloth) may be cloth at the clip: it keeps its relit value (see :func:`_
 PAPER = 236.0
 """The white of the printed markers under the reference light (the white reference)."""
 _MARKER_R = round(layout.MARKER_SIZE * 0.65)
-_ONES = np.ones((1, 3), np.float32)
 _THIRD = np.full((1, 3), 1.0 / 3.0)
 Box = tuple[int, int, int, int]
 """A part of the canonical view: rows ``y0:y1``, columns ``x0:x1``."""

@@ -32,13 +32,3 @@ def percentile(values: np.ndarray, q: float) -> float:
     part = np.partition(values, (low, high))
     a, b = float(part[low]), float(part[high])
     return a + (b - a) * (rank - low)
-
-
-def median_rows(values: np.ndarray) -> np.ndarray:
-    """The median of each column of a non-empty 2-D array (``np.median(values, axis=0)``)."""
-    n = values.shape[0]
-    k = n // 2
-    if n % 2:
-        return np.partition(values, k, axis=0)[k].astype(np.float64)
-    part = np.partition(values, (k - 1, k), axis=0)
-    return (part[k - 1].astype(np.float64) + part[k]) / 2.0

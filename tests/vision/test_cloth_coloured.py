@@ -1,6 +1,6 @@
-"""Tokens of the cloth's own colour and what passes for them (``vision.tokens._cloth_coloured``),
-on independent frames (``tests/vision/independent/``) at 640x480: each case failed before the
-fix named with it."""
+"""Tokens of the cloth's own colour and what passes for them on
+independent frames (``tests/vision/independent/``) at 640x480: each case failed the rule-based
+reader once, before the fix named with it."""
 
 import pytest
 from independent.render import render

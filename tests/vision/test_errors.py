@@ -9,7 +9,7 @@ from vision.detect import detect
 from vision.frame import check_image
 from vision.render import Scene, render, render_frame
 from vision.rings import detect_rings
-from vision.tokens import count_tokens
+from vision.tokennet import read_areas
 
 CAL = Calibration(6, np.eye(3), (640, 480))
 
@@ -76,7 +76,7 @@ def test_check_image_returns_the_frame_and_detectors_take_canonical_views():
     assert check_image(frame) is frame
     view = np.full((800, 800, 3), (116, 124, 128), np.uint8)
     assert detect_rings(view, 4).seats == dict.fromkeys(range(4))
-    assert count_tokens(view, 4) == {
+    assert read_areas(view, 4) == {
         s: dict.fromkeys(["wine", "poison", "antidote", "unicorn_antidote", "ogre_poison"], 0)
         for s in range(4)
     }

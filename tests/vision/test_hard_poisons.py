@@ -1,6 +1,6 @@
 """Poisons a lamp's sheen greyed past the colour paths, found by their shape: a disc of a
-token's size darker than the table just outside it (``vision.tokens._dark_discs``). Each case
-below failed before (one Poison short); the shadows beside them stay no Poison."""
+token's size darker than the table just outside it. Each case below failed the rule-based
+reader once (one Poison short); the shadows beside them stay no Poison."""
 
 import pytest
 from independent.score import seat_read
@@ -42,7 +42,7 @@ def test_greyed_poisons_are_counted(seed, level, seat, want):
 def test_a_stems_shadow_on_white_linen_is_no_poison():
     # A goblet's stem's shadow across an empty area on white linen ends in a rounded tip as
     # dark as a sheened Poison, but the shadow goes on beyond any disc drawn in it: the cloth
-    # outside the disc's rim is not lit all round (vision.tokens.DISC_AROUND).
+    # outside the disc's rim is not lit all round.
     truth, found = seat_read(62001, "hard", (640, 480), 1)
     assert not any(truth.tokens[1].values())
     assert found == truth.tokens[1]

@@ -83,8 +83,8 @@ def test_realistic_frames_stay_exact(size, seeds):
         (51019, 1, {"wine": 3, "antidote": 2}),
         # A clump of Antidotes on white linen under a lamp shows only their saturated sheens,
         # one on each face: each lost patch no token found explains, a sheen's size and apart
-        # from the tokens found, is an Antidote (vision.cover.lost_sheens; before: not seen,
-        # which was once a count short of four Antidotes).
+        # from the tokens found, is an Antidote (the rule-based reader once held it not seen,
+        # and before that counted one Antidote short).
         (51035, 5, {"wine": 1, "poison": 2, "antidote": 4}),
         # A lamp's hot spot on white linen: the weave clips in a mottle in the area and round
         # it. Those saturated pixels are the cloth's, no lost token (before: not seen).
@@ -126,7 +126,7 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # Poison short and one Wine too many).
         (52015, "hard", 4, {"wine": 1, "poison": 3, "antidote": 3}),
         # A goblet's shadow reaching in over the area's edge, closed by the area's circle into
-        # a token-sized dark disc: no Poison (vision.cover.EDGE_CENTRE; before, one too many).
+        # a token-sized dark disc: no Poison (the rule-based reader once counted one too many).
         (61005, "realistic", 2, {"poison": 4, "antidote": 3}),
         # A goblet's bowl over the inner band of an area on a dark blue cloth, joined to the
         # Wine tokens against it by their thin dark fringe: the tokens found explain all that
@@ -138,8 +138,8 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         (61075, "realistic", 3, {"wine": 3, "poison": 1, "ogre_poison": 1}),
         # A goblet's stem-and-bowl shadow beside an Antidote under a low side lamp: its end
         # votes like a rim, but its face keeps the cloth's chromaticity and its blob is far
-        # broader than its centres explain (vision.tokens.SHADOW_EXPLAINED): no Poison (before,
-        # one too many). Likewise 62013 seat 0.
+        # broader than a token: no Poison (the rule-based reader once counted one too many).
+        # Likewise 62013 seat 0.
         (62002, "hard", 1, {"antidote": 1}),
         (62013, "hard", 0, {"wine": 3, "poison": 1, "antidote": 2}),
         # Glossy Poisons whose sheen tints their faces into scraps of other colours' classes
@@ -148,8 +148,8 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         (62010, "hard", 3, {"wine": 5, "poison": 1, "antidote": 1}),
         (62024, "hard", 2, {"wine": 4, "poison": 2, "antidote": 1}),
         # Poisons hemmed in by others, or greyed by a sheen, show only short arcs of rim: a
-        # colour's rim votes for a centre from a fifth of it (vision.centres.MIN_VOTES_COLOUR;
-        # before, one Poison short on a red cloth, realistic and hard).
+        # token is found from a fifth of its rim (the rule-based reader was once one Poison short
+        # on a red cloth, realistic and hard).
         (61014, "realistic", 1, {"wine": 2, "poison": 1, "antidote": 1, "ogre_poison": 1}),
         (62021, "hard", 2, {"poison": 3, "antidote": 1}),
         # Antidotes under the lamp's hot spot on green felt: their darkest tenth is no longer
@@ -157,7 +157,7 @@ def test_clipped_light_and_cloth_coloured_shadows(seed, seat, want):
         # are no Poisons (before, both named Poison at 1280x720, one at 640x480).
         (62037, "hard", 1, {"wine": 2, "antidote": 2}),
         # An Antidote tinted lavender by the lamp's cast and the relit cloth: chromatic, but
-        # barely saturated (vision.kinds.SATURATED_KIND): no Unicorn Antidote.
+        # barely saturated: no Unicorn Antidote.
         (62039, "hard", 0, {"wine": 2, "antidote": 1}),
     ],
 )

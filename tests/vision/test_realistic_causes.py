@@ -20,8 +20,8 @@ def found_at(seed, level, seat):
     [
         # On white linen under a lamp, an Antidote touching a dark token shows no colour, no
         # brightness and (its rim lost in the dark token's margin) no ring of its own: only its
-        # sheen, clipped by the camera, which counts one Antidote (vision.cover.lost_sheens;
-        # before: not seen, as if the camera had lost a token).
+        # sheen, clipped by the camera: one Antidote (the rule-based reader once held the area
+        # not seen, as if the camera had lost a token).
         (61063, 0, {"poison": 1, "antidote": 1}),
         (69092, 3, {"wine": 1, "antidote": 1}),
     ],
@@ -46,7 +46,7 @@ def test_a_clipped_sheen_beside_an_antidote_found_is_no_second_one():
     [
         # On white linen a goblet's shadow's edge reaching into the area is no cloth by its
         # chromaticity and is named the cloth's colour: a scrap far from every token found is
-        # no Antidote hemmed in by them (vision.tokens.HEMMED_REACH; before, one Antidote too
+        # no Antidote hemmed in by them (the rule-based reader once counted one Antidote too
         # many).
         (58004, 4, {"wine": 5, "poison": 1, "unicorn_antidote": 1, "ogre_poison": 1}),
         (58030, 3, {"wine": 1, "poison": 1, "antidote": 1}),
@@ -63,9 +63,8 @@ def test_a_shadows_edge_on_white_linen_is_no_antidote(seed, seat, want):
     [
         # A Wine on dark blue and a Unicorn Antidote on grey (the hard level's JPEG) lying at
         # the area's edge towards the player: the JPEG's colour ringing round each (8 and
-        # 8-14 px beyond its rim) covers more than COVER_BORDER pixels of the band's outer
-        # half, and the token found explains them (vision.cover.cover_unexplained; before,
-        # the area was refused as if a hand covered it).
+        # 8-14 px beyond its rim) looks like something reaching in, yet is the token's own
+        # (the rule-based reader once refused the area as if a hand covered it).
         (69036, "realistic", 1, {"wine": 1}),
         (60044, "hard", 0, {"antidote": 1, "unicorn_antidote": 1}),
     ],

@@ -1,0 +1,122 @@
+"""The token reader (vision/tokennet.py): how its maps become counts, the network's shapes,
+and the lessons it was taught from (training/).
+
+The judge of what the network learned is the independent renderer
+(tests/vision/test_independent.py and the cause files beside it); these pin the decoding rules
+the module states on maps written by hand, and the teacher's lessons on its own frames.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from training import crops, scenes
+from vision import layout, tokennet
+from vision.tokennet import CELL, CROP, KINDS, OUTPUT
+
+
+def _maps() -> np.ndarray:
+    return np.zeros((len(KINDS) + 1, OUTPUT, OUTPUT), np.float32)
+
+
+def _cell(dx: float, dy: float) -> tuple[int, int]:
+    """The output cell (row, column) ``(dx, dy)`` canonical px from the area's centre."""
+    return int((dy + CROP / 2) / CELL), int((dx + CROP / 2) / CELL)
+
+
+def _peak(maps, kind: str, dx: float, dy: float, value: float = 0.9) -> None:
+    y, x = _cell(dx, dy)
+    maps[KINDS.index(kind), y - 1 : y + 2, x - 1 : x + 2] = value * 0.5
+    maps[KINDS.index(kind), y, x] = value
+
+
+def test_each_peak_is_one_token_of_its_kind():
+    maps = _maps()
+    _peak(maps, "wine", 0, 0)
+    _peak(maps, "wine", 25, 0)
+    _peak(maps, "poison", -25, 10)
+    _peak(maps, "ogre_poison", 0, -30)
+    assert tokennet.counts_of(maps) == {
+        "wine": 2,
+        "poison": 1,
+        "antidote": 0,
+        "unicorn_antidote": 0,
+        "ogre_poison": 1,
+    }
+
+
+def test_two_kinds_peaking_at_one_place_are_one_token_of_the_stronger():
+    maps = _maps()
+    _peak(maps, "ogre_poison", 10, 10, 0.8)
+    _peak(maps, "antidote", 10, 10, 0.6)
+    counts = tokennet.counts_of(maps)
+    assert counts["ogre_poison"] == 1
+    assert sum(counts.values()) == 1
+
+
+def test_a_weak_peak_or_one_beyond_the_area_is_no_token():
+    maps = _maps()
+    _peak(maps, "wine", 0, 0, tokennet.PEAK - 0.05)
+    _peak(maps, "poison", layout.REVEAL_RADIUS + 8, 0)  # in the band outside the area
+    assert sum(tokennet.counts_of(maps).values()) == 0
+
+
+def test_a_covered_area_is_none_and_a_covered_band_is_not():
+    maps = _maps()
+    _peak(maps, "wine", 0, 0)
+    cover = maps[len(KINDS)]
+    # The band round the area: a hand reaching past it hides no token.
+    yy, xx = np.mgrid[0:OUTPUT, 0:OUTPUT]
+    d = np.hypot((xx + 0.5) * CELL - CROP / 2, (yy + 0.5) * CELL - CROP / 2)
+    cover[d > layout.REVEAL_RADIUS + 2] = 1.0
+    assert tokennet.counts_of(maps)["wine"] == 1
+    # Over the area: a cell short of COVERED's worth is still seen, a cell beyond it is not.
+    y, x = _cell(0, -40)
+    patch = [(y + i // 6, x - 3 + i % 6) for i in range(int(tokennet.COVERED) + 1)]
+    for cy, cx in patch[:-2]:
+        cover[cy, cx] = 1.0
+    assert tokennet.counts_of(maps)["wine"] == 1
+    for cy, cx in patch[-2:]:
+        cover[cy, cx] = 1.0
+    assert tokennet.counts_of(maps) is None
+
+
+@pytest.mark.parametrize("seats", [2, 6])
+def test_the_network_reads_any_number_of_areas(seats):
+    view = np.full((layout.SIZE, layout.SIZE, 3), (116, 124, 128), np.uint8)
+    crops_ = [view[y0:y1, x0:x1] for y0, y1, x0, x1 in tokennet.area.boxes(seats)]
+    maps = tokennet.maps_of(crops_)
+    assert maps.shape == (seats, len(KINDS) + 1, OUTPUT, OUTPUT)
+    assert maps.min() >= 0.0 and maps.max() <= 1.0
+    assert tokennet.read_areas(view, seats) == {s: dict.fromkeys(KINDS, 0) for s in range(seats)}
+
+
+def test_the_teachers_frames_are_seeded_and_their_tokens_lie_in_the_areas():
+    image, scene = scenes.render(7)
+    again, _ = scenes.render(7)
+    assert np.array_equal(image, again)
+    assert (image.shape[1], image.shape[0]) == scene.size
+    table = layout.TableLayout(scene.seats)
+    for seat, tokens in scene.tokens.items():
+        cx, cy = table.reveal_centre(seat)
+        for kind, x, y in tokens:
+            assert kind in KINDS
+            assert math.hypot(x - cx, y - cy) <= layout.REVEAL_RADIUS - 0.9 * layout.TOKEN_RADIUS
+
+
+def test_a_lesson_puts_each_token_where_its_colour_is():
+    # The labels must sit on the tokens in the crop the network is shown (an off-by-one in the
+    # crop's scale would teach it to point beside every token).
+    found = crops.lessons(12)
+    assert found
+    checked = 0
+    for crop, rows, _cover in found:
+        assert crop.shape == (tokennet.INPUT, tokennet.INPUT, 3)
+        for kind, x, y in rows:
+            if KINDS[int(kind)] != "wine":
+                continue
+            b, g, r = crop[round(y), round(x)].astype(int)
+            assert r > g + 20 and r > b + 10, (kind, x, y, (b, g, r))
+            checked += 1
+    assert checked > 0

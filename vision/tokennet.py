@@ -1,0 +1,96 @@
+"""The token reader: a small network that finds every revealed token in a reveal area.
+
+Each seat's reveal area is cropped from the relit canonical view (:mod:`vision.area`), halved
+to :data:`INPUT` pixels a side and read by a fully convolutional network (``tokennet.onnx``,
+OpenCV's DNN module, one thread) into :data:`OUTPUT` x :data:`OUTPUT` cells of six maps: one per
+token kind, peaking at each token's centre (a heat map, CenterNet's way of counting objects
+that touch), and one of what covers the area (a hand, a goblet's bowl, glare, a card). The
+tokens are the maps' peaks above :data:`PEAK` inside the area; an area whose cover map covers
+more than :data:`COVERED` of it is not seen (None), never guessed.
+
+The network was taught on frames of :mod:`training.scenes` (its own renderer, sharing no code
+with the judge in ``tests/vision/independent``), through the detector's own light fit and
+relighting: ``training/README.md`` says how to teach it again.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import area, layout, palette
+
+KINDS = tuple(palette.TOKEN_COLOURS)
+"""The token kinds, in the order of the network's first maps."""
+CROP = 2 * area.HALF + 1
+"""The side of a reveal area's crop in the canonical view (px)."""
+INPUT = 76
+"""The side of the network's input: the crop halved (a token's radius is 5.5 px there)."""
+OUTPUT = INPUT // 2
+"""The side of the network's maps: a cell is about 4 canonical px."""
+CELL = CROP / OUTPUT
+"""Canonical pixels per output cell."""
+MODEL = Path(__file__).with_name("tokennet.onnx")
+
+
+def prepare(crop: np.ndarray) -> np.ndarray:
+    """A reveal area's crop (``CROP`` a side, BGR uint8) at the network's input size."""
+    return cv2.resize(crop, (INPUT, INPUT), interpolation=cv2.INTER_AREA)
+
+
+@lru_cache(maxsize=1)
+def _network():
+    return cv2.dnn.readNetFromONNX(str(MODEL))
+
+
+PEAK = 0.4
+"""A kind's map must reach this at a token's centre (and be the highest of its 3x3 cells)."""
+REACH = layout.REVEAL_RADIUS + 4
+"""Peaks this far from the area's centre count (canonical px): tokens lie inside the area, and
+a token at its very edge blurs this much beyond it."""
+COVERED = 12.0
+"""An area whose cover map sums to more than this over the cells inside it is not seen: about
+130 canonical px, 1% of the area (the judge holds an area covered from 1%)."""
+_G = (np.arange(OUTPUT) + 0.5) * CROP / OUTPUT - CROP / 2
+_D = np.hypot(_G[None, :], _G[:, None])
+INSIDE = _D <= REACH
+"""The output cells whose centres lie inside the area (and its blurred edge)."""
+_IN_AREA = _D <= layout.REVEAL_RADIUS
+
+
+def maps_of(crops: list[np.ndarray]) -> np.ndarray:
+    """The network's six maps (N, 6, OUTPUT, OUTPUT) for reveal-area crops (BGR, CROP a side)."""
+    blob = np.stack([prepare(c) for c in crops]).astype(np.float32).transpose(0, 3, 1, 2)
+    net = _network()
+    net.setInput(np.ascontiguousarray(blob))
+    return net.forward()
+
+
+def counts_of(maps: np.ndarray) -> dict[str, int] | None:
+    """One area's counts by kind from its six maps, or None where something covers it.
+
+    A token is a peak of the strongest kind at each cell (the highest of its 3x3 cells, above
+    :data:`PEAK`), named by that kind: tokens overlap by a tenth at most, so two kinds peaking
+    at one place are one token the network hesitated over (a sheened Ogre Poison on green felt
+    is half Antidote), never two."""
+    if float(maps[len(KINDS)][_IN_AREA].sum()) > COVERED:
+        return None
+    heat = maps[: len(KINDS)]
+    best = heat.max(axis=0)
+    top = cv2.dilate(best, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((best >= top) & (best > PEAK) & INSIDE)
+    counts = dict.fromkeys(KINDS, 0)
+    for y, x in zip(ys, xs, strict=True):
+        counts[KINDS[int(heat[:, y, x].argmax())]] += 1
+    return counts
+
+
+def read_areas(view: np.ndarray, seats: int) -> dict[int, dict[str, int] | None]:
+    """Every seat's revealed tokens in the relit canonical view: seat -> {kind: count}, or None
+    for an area not seen."""
+    crops = [view[y0:y1, x0:x1] for y0, y1, x0, x1 in area.boxes(seats)]
+    maps = maps_of(crops)
+    return {seat: counts_of(maps[seat]) for seat in range(seats)}
