@@ -25,6 +25,7 @@ not silently become a default), and so is a value of the wrong type. Example::
     source = "auto"       # the overhead camera: auto, pi, synthetic, a device index or a URL
     calibration = "./data/vision-calibration.json"  # default: in the data directory
     rate_hz = 5.0         # frames read and detected a second
+    exposure = 0.0        # the Pi camera's exposure compensation in stops (-1: darker), -8 to 8
 
     [sensing]
     reveal = "readers"    # the Goblets poured out on the readers at the Toast, or "tracked"
@@ -114,6 +115,9 @@ class CameraSettings:
     """The calibration JSON; default ``<data_dir>/vision-calibration.json``."""
     rate_hz: float = 5.0
     """Frames read and detected a second (a frame the detector has not finished is skipped)."""
+    exposure: float = 0.0
+    """The Pi camera's exposure compensation in stops, -8 to 8 (libcamera's ``ExposureValue``):
+    negative when the calibration warns that the camera saturates the cloth."""
 
     @property
     def is_configured(self) -> bool:
@@ -271,6 +275,8 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         )
     if not 0 < config.camera.rate_hz <= 60:
         raise MalformedInput("must be more than 0 and at most 60", field="camera.rate_hz")
+    if not -8 <= config.camera.exposure <= 8:
+        raise MalformedInput("must be -8 to 8 (stops)", field="camera.exposure")
     if config.camera.calibration is not None and not config.camera.calibration.strip():
         raise MalformedInput("must be a file path", field="camera.calibration")
     if config.sensing.settle <= 0:

@@ -23,7 +23,10 @@ ms/frame of the full detector at 640x480 on realistic independent frames, OpenCV
 ``--only-speed --repeat N`` keeps each frame's best of N passes (on a shared machine other work
 only adds time, and a single pass measures the machine's load as much as the detector).
 ``--judge LEVEL:START:N`` (repeatable): the same tally on chosen seeds only (the development and
-held-out sets quoted in docs/benchmarks.md).
+held-out sets quoted in docs/benchmarks.md). ``--clipped LEVEL:START:N`` (repeatable): those
+seeds at 640x480 split by the share of the empty table the camera clips under the same camera
+and lamp (:func:`vision.frame.saturated_share`, the calibration's exposure warning above 1%),
+scenes exact in each part, and the clipped ones again a stop down (the warning's advice).
 """
 
 from __future__ import annotations
@@ -163,6 +166,38 @@ def judged_seeds(specs: list[str]) -> None:
             print(f"{spec:>20} {f'{w}x{h}':>9} {tally.line()}")
 
 
+def clipped(specs: list[str], size: tuple[int, int] = (640, 480)) -> None:
+    """Scenes exact on the judge's frames with the empty table clipped above and at most
+    :data:`companion.service.camera_calibration.MAX_SATURATED` (the exposure warning's bound)."""
+    from independent.render import render as judge_render
+    from independent.score import Tally, judge
+
+    from companion.service.camera_calibration import MAX_SATURATED
+    from vision.frame import saturated_share, warp
+
+    cv2.setNumThreads(1)
+    parts = {False: Tally(), True: Tally()}
+    lowered = Tally()  # the clipped ones again, shot as the warning advises: a stop down
+    worst: list[tuple[float, int]] = []
+    for spec in specs:
+        level, start, count = spec.split(":")
+        for s in range(int(start), int(start) + int(count)):
+            bare, truth = judge_render(s, level, size, empty=True)
+            share = saturated_share(warp(bare, truth.homography))
+            image, truth = judge_render(s, level, size)
+            judge(parts[share > MAX_SATURATED], s, image, truth)
+            worst.append((share, s))
+            if share > MAX_SATURATED:
+                image, truth = judge_render(s, level, size, stops=-1.0)
+                judge(lowered, s, image, truth)
+    print(f"\nthe empty table clipped, {size[0]}x{size[1]}: {', '.join(specs)}")
+    for over, tally in parts.items():
+        name = f"{'over' if over else 'at most'} {MAX_SATURATED:.0%}"
+        print(f"{name:>21}: {tally.exact:>4}/{tally.frames:<4} scenes exact")
+    print(f"{'over, a stop down':>21}: {lowered.exact:>4}/{lowered.frames:<4} scenes exact")
+    print("most clipped: " + ", ".join(f"{s} {share:.1%}" for share, s in sorted(worst)[-5:]))
+
+
 def independent_speed(frames: int, seed: int, repeat: int = 1) -> None:
     """The full detector's ms/frame on the judge's realistic 640x480 frames (one thread); with
     ``repeat`` > 1 each frame's best of that many passes (on a shared machine the other work
@@ -220,13 +255,22 @@ def main() -> None:
         metavar="LEVEL:START:N",
         help="the independent judge's tally on these seeds only (repeatable)",
     )
+    parser.add_argument(
+        "--clipped",
+        action="append",
+        default=[],
+        metavar="LEVEL:START:N",
+        help="scenes exact on these seeds at 640x480, split by how much the empty table clips",
+    )
     args = parser.parse_args()
     print(
         f"python {platform.python_version()} on {platform.machine()}, OpenCV {cv2.__version__}, "
         f"numpy {np.__version__}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
     )
-    if args.judge:
+    if args.judge or args.clipped:
         judged_seeds(args.judge)
+        if args.clipped:
+            clipped(args.clipped)
         return
     if args.only_speed:
         independent_speed(max(args.independent, 20), args.seed + 20000, args.repeat)

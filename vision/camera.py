@@ -15,6 +15,13 @@ picamera2 comes from Raspberry Pi OS's apt (``python3-picamera2``), not PyPI, so
 only when made with ``--system-site-packages`` (``scripts/run`` does that when the system Python
 can import it). ``"pi"`` without it fails with that said (:data:`PICAMERA_HELP`).
 
+``exposure`` (``[camera] exposure``, stops, -8 to 8): the Pi camera's exposure compensation
+(libcamera's ``ExposureValue``, with its automatic exposure on). A lamp over white linen can make
+the camera clip the cloth, and a white Antidote then vanishes; the calibration says so
+(``companion.service.camera_calibration.exposure_warning``) and -1 or -2 brings it back. A
+VideoCapture source has no portable control for it (set it with ``v4l2-ctl``); a non-zero
+``exposure`` there is logged and left alone.
+
 :class:`FrameLoop` reads frames at a steady rate on its own thread, runs
 :func:`vision.detect.detect` on each and hands ``(t, detections)`` to a sink; a frame that cannot
 be read is counted, never fatal, and :meth:`FrameLoop.stop` ends the thread cleanly. This module
@@ -83,7 +90,7 @@ class OpenCVCamera:
 class PiCamera:
     """A Raspberry Pi camera through picamera2 (imported only here, only when asked for)."""
 
-    def __init__(self, size: tuple[int, int] = (1280, 720)) -> None:
+    def __init__(self, size: tuple[int, int] = (1280, 720), exposure: float = 0.0) -> None:
         problem = _picamera_problem()
         if problem is not None:
             raise MalformedInput(
@@ -96,6 +103,9 @@ class PiCamera:
         # picamera2's "RGB888" is laid out B, G, R in memory: OpenCV's order.
         config = self._cam.create_video_configuration(main={"size": size, "format": "RGB888"})
         self._cam.configure(config)
+        if exposure:
+            # libcamera's exposure compensation in stops, applied by its automatic exposure.
+            self._cam.set_controls({"ExposureValue": float(exposure)})
         self._cam.start()
 
     def read(self) -> np.ndarray | None:
@@ -193,12 +203,12 @@ def _picamera_problem() -> str | None:
     return None
 
 
-def _auto(size: tuple[int, int], seed: int, seats: int) -> Camera:
+def _auto(size: tuple[int, int], seed: int, seats: int, exposure: float) -> Camera:
     """picamera2, else VideoCapture 0, else the synthetic camera; says which and why."""
     problem = _picamera_problem()
     if problem is None:
         try:
-            camera = PiCamera(size)
+            camera = PiCamera(size, exposure)
         except Exception as error:  # picamera2 with no camera on the ribbon raises its own
             pi_why = f"picamera2 found no camera ({type(error).__name__}: {error})"
         else:
@@ -221,20 +231,33 @@ def _auto(size: tuple[int, int], seed: int, seats: int) -> Camera:
 
 
 def open_camera(
-    source: str = "auto", size: tuple[int, int] = (1280, 720), seed: int = 0, seats: int = 6
+    source: str = "auto",
+    size: tuple[int, int] = (1280, 720),
+    seed: int = 0,
+    seats: int = 6,
+    exposure: float = 0.0,
 ) -> Camera:
-    """The camera named by ``source`` (see the module docstring)."""
+    """The camera named by ``source``, with ``exposure`` stops of compensation on a Pi camera
+    (see the module docstring)."""
     if not isinstance(source, str) or not source:
         raise MalformedInput(
             f"must be auto, pi, synthetic, an index or a URL: {source!r}", field="camera"
         )
-    if source == "synthetic":
-        return SyntheticCamera(seed=seed, seats=seats, size=size)
     if source == "pi":
-        return PiCamera(size)
+        return PiCamera(size, exposure)
     if source == "auto":
-        return _auto(size, seed, seats)
-    return OpenCVCamera(int(source) if source.isdigit() else source, size)
+        camera = _auto(size, seed, seats, exposure)
+    elif source == "synthetic":
+        camera = SyntheticCamera(seed=seed, seats=seats, size=size)
+    else:
+        camera = OpenCVCamera(int(source) if source.isdigit() else source, size)
+    if exposure and not isinstance(camera, PiCamera):
+        log.warning(
+            "camera: exposure %+g is for the Pi camera only; set this camera's with v4l2-ctl "
+            "(or its own settings)",
+            exposure,
+        )
+    return camera
 
 
 Sink = Callable[[float, Detections], None]

@@ -430,6 +430,19 @@ def _relit(part: np.ndarray, gain: np.ndarray, cloth_top: float) -> np.ndarray:
     return view
 
 
+_TABLE = _table_mask(layout.SIZE)
+
+
+def saturated_share(canonical: np.ndarray) -> float:
+    """The share of the table (markers left out) where the camera clipped every channel: the
+    pixels :func:`_relit` marks lost. On a frame of the empty table it says whether the exposure
+    suits the cloth: a white Antidote on white linen that clipped is white on white, and the
+    reveal areas there are refused as not seen (``vision/README.md``, Limits)."""
+    b, g, r = cv2.split(canonical)
+    lost = cv2.min(cv2.min(b, g), r) >= SATURATED - 4
+    return float(np.count_nonzero(lost & _TABLE)) / float(np.count_nonzero(_TABLE))
+
+
 _STRIDE = 4
 _SAMPLE = np.zeros((layout.SIZE, layout.SIZE), bool)
 _SAMPLE[::_STRIDE, ::_STRIDE] = True

@@ -195,7 +195,9 @@ def start_camera(service: Service, config: settings.Config) -> CameraTable:
     options = config.game.options or {}
     players = options.get("players", 4) if isinstance(options, dict) else 4
     seats = players if isinstance(players, int) and 2 <= players <= 6 else 6
-    camera = open_camera(config.camera.source or "auto", seats=seats)
+    camera = open_camera(
+        config.camera.source or "auto", seats=seats, exposure=config.camera.exposure
+    )
     table = CameraTable(
         service,
         camera,

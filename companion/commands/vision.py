@@ -4,7 +4,8 @@
   [--empty] [--truth TRUTH.json]``: writes a synthetic camera frame (the virtual twin) and,
   with ``--truth``, its ground truth (scene, homography, token counts).
 - ``companion vision calibrate IMAGE --seats N [--out CAL.json]``: finds the table (the four
-  ArUco markers, else the table's outline) and prints or writes the calibration JSON.
+  ArUco markers, else the table's outline) and prints or writes the calibration JSON; a warning
+  on stderr when the camera clips the cloth (lower its exposure).
 - ``companion vision detect IMAGE (--calibration CAL.json | --seats N) [--no-tokens]``: prints
   the detections as JSON: which House's ring stands at each seat, every ring seen, and each
   seat's revealed tokens. Without ``--calibration`` the image calibrates itself from its markers.
@@ -147,15 +148,20 @@ def run_render(args: argparse.Namespace) -> int:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Print (or write) the calibration of an image."""
+    from companion.service.camera_calibration import exposure_warning
     from vision.calibrate import calibrate
 
-    calibration = calibrate(read_image(args.image), args.seats, allow_ellipse=args.allow_ellipse)
+    image = read_image(args.image)
+    calibration = calibrate(image, args.seats, allow_ellipse=args.allow_ellipse)
     if calibration.method == "ellipse":
         print(
             "warning: calibrated from the table's outline, not the markers: seat 0 is assumed at "
             "the bottom of the frame and a tilted camera misplaces the seats",
             file=sys.stderr,
         )
+    clipped = exposure_warning(image, calibration)
+    if clipped is not None:
+        print(f"warning: {clipped}", file=sys.stderr)
     text = json.dumps(calibration.to_json(), indent=1) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")

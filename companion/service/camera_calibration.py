@@ -3,7 +3,9 @@
 The homography is read from ``[camera] calibration`` (default
 ``<data_dir>/vision-calibration.json``). A calibration is made from the four ArUco markers on the
 empty table, or from the table's outline only when the Host accepts it (then with
-:data:`ELLIPSE_WARNING`); its seat count is the game's (the homography does not depend on it).
+:data:`ELLIPSE_WARNING`); a frame whose cloth the camera clips is calibrated too, with a
+warning to lower the exposure (:func:`exposure_warning`). Its seat count is the game's (the
+homography does not depend on it).
 """
 
 from __future__ import annotations
@@ -18,12 +20,20 @@ import numpy as np
 from companion.core.errors import MalformedInput
 from companion.store.files import write_json
 from vision.calibrate import Calibration, find_markers, from_ellipse, from_markers
+from vision.frame import saturated_share, warp
 
 CALIBRATE_RULE = "The camera is calibrated from a frame of the empty table with its four markers."
 ELLIPSE_WARNING = (
     "calibrated from the table's outline, not the markers: right only for a camera looking "
     "straight down, seat 0 at the bottom of the frame (vision/README.md, Calibration)"
 )
+MAX_SATURATED = 0.01
+"""The share of the empty table the camera may clip on every channel before the Host is warned:
+a white Antidote on clipped white linen is white on white, for the camera and for any detector,
+and the token reader holds such a reveal area as not seen (every area more than a fifth clipped,
+on the development sets). On the independent renderer's hard frames at 640x480, 96 of 117
+scenes whose empty table clips at most 1% were read exactly, 2 of 8 above, 5 of those 8 a stop
+darker (docs/benchmarks.md, "clipped cloth")."""
 
 
 def load_calibration(path: Path) -> Calibration | None:
@@ -46,11 +56,11 @@ def calibrate_frame(
     frame: np.ndarray, seats: int, *, accept_ellipse: bool
 ) -> tuple[Calibration, str | None, dict[str, list[float]]]:
     """The calibration ``frame`` of the empty table gives for ``seats`` seats, its warning (None
-    from the markers) and the markers found; without the markers, 400 naming
-    ``accept_ellipse`` unless it is true."""
+    from the markers on a well-exposed table) and the markers found; without the markers, 400
+    naming ``accept_ellipse`` unless it is true."""
     markers = find_markers(frame)
     try:
-        return from_markers(frame, seats), None, points(markers)
+        calibration, warning = from_markers(frame, seats), None
     except MalformedInput as error:
         if not accept_ellipse:
             raise MalformedInput(
@@ -59,7 +69,24 @@ def calibrate_frame(
                 "(right only for a camera looking straight down)",
                 field="accept_ellipse",
             ) from None
-    return from_ellipse(frame, seats), ELLIPSE_WARNING, points(markers)
+        calibration, warning = from_ellipse(frame, seats), ELLIPSE_WARNING
+    clipped = exposure_warning(frame, calibration)
+    if clipped is not None:
+        warning = clipped if warning is None else f"{warning}; {clipped}"
+    return calibration, warning, points(markers)
+
+
+def exposure_warning(frame: np.ndarray, calibration: Calibration) -> str | None:
+    """What to tell the Host when the camera clips more than :data:`MAX_SATURATED` of the empty
+    table in ``frame`` (None when it does not)."""
+    share = saturated_share(warp(frame, calibration.homography))
+    if share <= MAX_SATURATED:
+        return None
+    return (
+        f"the camera saturates {share:.0%} of the empty table: a white Antidote vanishes there "
+        "and those reveal areas read as not seen; lower the exposure ([camera] exposure, e.g. "
+        "-1) or dim the lamp, then calibrate again"
+    )
 
 
 def annotated_jpeg(frame: np.ndarray, calibration: Calibration | None) -> bytes | None:

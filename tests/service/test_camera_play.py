@@ -351,12 +351,16 @@ def test_camera_settings_are_validated_naming_the_field():
     loaded = config.from_mapping({"camera": {"source": "synthetic", "rate_hz": 2}})
     assert loaded.camera.is_configured and not loaded.is_virtual
     assert loaded.calibration_path == loaded.data_dir / "vision-calibration.json"
+    assert loaded.camera.exposure == 0.0
+    assert config.from_mapping({"camera": {"exposure": -2}}).camera.exposure == -2.0
     assert config.Config().camera.source is None and config.Config().is_virtual
     for bad, name in (
         ({"source": ""}, "camera.source"),
         ({"rate_hz": 0}, "camera.rate_hz"),
         ({"rate_hz": "fast"}, "camera.rate_hz"),
         ({"calibration": 3}, "camera.calibration"),
+        ({"exposure": 8.5}, "camera.exposure"),
+        ({"exposure": "darker"}, "camera.exposure"),
         ({"sorce": "auto"}, "camera.sorce"),
     ):
         with pytest.raises(MalformedInput) as error:

@@ -137,6 +137,9 @@ def _fake_picamera2(monkeypatch, fail=None):
         def configure(self, config):
             self.size = config["main"]["size"]
 
+        def set_controls(self, controls):
+            self.controls = {**getattr(self, "controls", {}), **controls}
+
         def start(self):
             self.started = True
 
@@ -152,6 +155,7 @@ def _fake_picamera2(monkeypatch, fail=None):
 
     module.Picamera2 = Picamera2
     monkeypatch.setitem(sys.modules, "picamera2", module)
+    return Picamera2
 
 
 def _no_video_capture(monkeypatch):
@@ -202,6 +206,24 @@ def test_camera_auto_logs_which_camera_and_why(monkeypatch, caplog):
     assert camera.read().shape == (240, 320, 3)
     camera.close()
     assert [r.message for r in caplog.records] == ["camera auto: the Pi camera (picamera2)"]
+
+
+def test_exposure_compensates_the_pi_camera_and_is_only_logged_elsewhere(monkeypatch, caplog):
+    """``[camera] exposure``: libcamera's ``ExposureValue`` (stops) on the Pi camera before it
+    starts; 0 leaves the camera's own; other sources cannot take it and say so."""
+    _fake_picamera2(monkeypatch)
+    darker = open_camera("pi", size=(320, 240), exposure=-1.5)
+    assert darker._cam.controls == {"ExposureValue": -1.5}
+    assert not hasattr(open_camera("pi", size=(320, 240))._cam, "controls")
+    assert open_camera("auto", size=(320, 240), exposure=1)._cam.controls == {"ExposureValue": 1.0}
+
+    caplog.set_level(logging.WARNING, logger="vision.camera")
+    assert isinstance(open_camera("synthetic", size=(640, 480), exposure=-1), SyntheticCamera)
+    (record,) = caplog.records
+    assert "exposure -1 is for the Pi camera only" in record.message
+    caplog.clear()
+    open_camera("synthetic", size=(640, 480))
+    assert caplog.records == []
 
 
 def _make_venv(tmp_path, picamera2):

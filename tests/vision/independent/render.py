@@ -376,9 +376,12 @@ def render(
     glare: bool = False,
     empty: bool = False,
     surface: str | None = None,
+    stops: float = 0.0,
 ) -> tuple[np.ndarray, Truth]:
     """A BGR frame and its ground truth, deterministic from ``seed``; ``surface`` sets the
-    table top (one of :data:`SURFACES`) instead of drawing it, every other draw unchanged."""
+    table top (one of :data:`SURFACES`) instead of drawing it, every other draw unchanged;
+    ``stops`` turns the camera's exposure up or down by that many stops (a factor 2**stops
+    before the sensor clips, as a camera's exposure compensation does)."""
     spec_level = LEVELS[level]
     rng = np.random.default_rng([seed, 0x13])
     u = lambda pair: float(rng.uniform(*pair))  # noqa: E731
@@ -619,7 +622,7 @@ def render(
     )
     vig = cv2.resize((1 - u(spec_level.vignette) * rr).astype(np.float32), (camera.w, camera.h))
     cast = 1 + rng.uniform(-spec_level.cast, spec_level.cast, 3)
-    exposure = rng.uniform(0.85, 1.1)
+    exposure = rng.uniform(0.85, 1.1) * 2.0**stops
     image = image * (vig * exposure)[..., None] * cast.astype(np.float32)
     image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     image = cv2.GaussianBlur(image, (0, 0), u(spec_level.blur))
