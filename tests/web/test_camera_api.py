@@ -24,14 +24,21 @@ SIZE = (640, 480)
 
 
 class Defocused:
-    """An out-of-focus lens: the markers cannot be read, the table's outline can."""
+    """An out-of-focus lens: the markers cannot be read, the table's outline can; or, with
+    ``glare``, a lamp's hot spot in the middle of the table that the camera clips white."""
 
     def __init__(self, camera: SyntheticCamera) -> None:
         self.camera = camera
         self.blur = False
+        self.glare = False
 
     def read(self):
         frame = self.camera.read()
+        if self.glare:
+            h, w = frame.shape[:2]
+            ys, xs = np.mgrid[0:h, 0:w]
+            spot = 255 * np.exp(-((xs - w / 2) ** 2 + (ys - h / 2) ** 2) / (2 * 90.0**2))
+            frame = np.clip(frame + spot[..., None], 0, 255).astype(np.uint8)
         return cv2.GaussianBlur(frame, (0, 0), 3.0) if self.blur else frame
 
     def close(self) -> None:
@@ -149,6 +156,33 @@ def test_the_host_page_calibrates_and_the_tablet_shows_the_camera(
         tablet.goto(f"{base}/")
         tablet.wait_for_selector("#readers [data-camera]")
         assert "Camera:" in tablet.inner_text("#readers")
+    finally:
+        context.close()
+        service.hub.close()
+        server.stop()
+    assert errors == []
+
+
+def test_the_host_page_warns_when_the_camera_clips_the_cloth(browser, camera, service, settings):
+    """Chromium: a lamp's hot spot the camera clips over a quarter of the table; the calibration
+    is made (from the markers) and the Host is told to lower the exposure, on the page and in
+    the camera's view."""
+    table, lens = camera
+    lens.glare = True
+    service.new_game("goblets", {"players": 4})
+    server = WebServer(create_app(service, settings), host="127.0.0.1", port=0, threads=8).start()
+    context = browser.new_context(**TABLET)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        log_in_as_host(page, f"http://127.0.0.1:{server.port}")
+        page.wait_for_selector("#camera-panel:not([hidden])")
+        page.click("#camera-calibrate")
+        page.wait_for_selector("#camera-result:has-text('Calibrated (markers)')")
+        shown = page.inner_text("#camera-result")
+        assert "Warning: the camera saturates" in shown and "[camera] exposure" in shown
+        assert "the camera saturates" in table.view()["warning"]
     finally:
         context.close()
         service.hub.close()
