@@ -180,9 +180,16 @@ def test_the_host_page_warns_when_the_camera_clips_the_cloth(browser, camera, se
         page.wait_for_selector("#camera-panel:not([hidden])")
         page.click("#camera-calibrate")
         page.wait_for_selector("#camera-result:has-text('Calibrated (markers)')")
-        shown = page.inner_text("#camera-result")
-        assert "Warning: the camera saturates" in shown and "[camera] exposure" in shown
+        shown = page.inner_text("#camera-warning")
+        assert shown.startswith("Warning: the camera saturates") and "[camera] exposure" in shown
         assert "the camera saturates" in table.view()["warning"]
+        # It stays: the page opened again shows it until the camera is calibrated again.
+        page.reload()
+        page.wait_for_selector("#camera-warning:has-text('the camera saturates')")
+        lens.glare = False
+        page.click("#camera-calibrate")
+        page.wait_for_selector("#camera-warning", state="hidden")
+        assert table.view()["warning"] is None
     finally:
         context.close()
         service.hub.close()

@@ -323,10 +323,25 @@
   const CAMERA_STATUS = {"ok": "reading the table", "no frames": "gives no frames",
     "not calibrated": "not calibrated: calibrate the camera", "covered": "a reveal area is covered"};
 
+  let cameraViewAsked = false;
+
+  // The calibration's warning (the outline only, or a camera that clips the cloth) stays in view
+  // until the camera is calibrated again.
+  function showCameraWarning(warning) {
+    $("camera-warning").textContent = warning ? "Warning: " + warning : "";
+    $("camera-warning").hidden = !warning;
+  }
+
   function cameraPanel(message) {
     const health = message.camera;
     $("camera-panel").hidden = !health;
     if (!health) return;
+    if (!cameraViewAsked) {  // the calibration's warning, once per page (a reload shows it again)
+      cameraViewAsked = true;
+      fetch("/api/host/camera", {credentials: "same-origin"})
+        .then((r) => (r.ok ? r.json() : null))
+        .then((view) => { if (view) showCameraWarning(view.warning); });
+    }
     const age = health.last_frame === null ? "no frame yet" : `last frame ${health.last_frame} s ago`;
     $("camera-status").textContent = `The camera ${CAMERA_STATUS[health.status] || health.status} · ${health.fps} frames/s · ${age} · ${health.errors} refused frames`;
   }
@@ -343,7 +358,8 @@
     try {
       const found = await CB.post("/api/host/camera/calibrate", {accept_ellipse: acceptEllipse});
       const markers = Object.keys(found.markers).length;
-      $("camera-result").textContent = `Calibrated (${found.method}): ${markers} of 4 markers found, ${found.seats.length} seats.` + (found.warning ? " Warning: " + found.warning : "");
+      $("camera-result").textContent = `Calibrated (${found.method}): ${markers} of 4 markers found, ${found.seats.length} seats.`;
+      showCameraWarning(found.warning);
       $("camera-ellipse").hidden = true;
       showFrame();
     } catch (error) {
