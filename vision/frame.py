@@ -140,6 +140,8 @@ MIN_LIGHT = 20.0
 _CLOTH_BGR = np.array(palette.CLOTH[::-1], np.float32)
 SATURATED = 255
 """The relit view's mark for a pixel the camera saturated (see :func:`relight`)."""
+CLIPS_AT = SATURATED - 4
+"""A channel at this level or above clipped in the camera (JPEG rounds a clip down a little)."""
 CLOTH_CLIPS = 0.97
 """A clipped pixel relit to within this fraction of the cloth's own brightness (or brighter
 than the cloth) may be cloth at the clip: it keeps its relit value (see :func:`_relit`)."""
@@ -418,14 +420,14 @@ def _relit(part: np.ndarray, gain: np.ndarray, cloth_top: float) -> np.ndarray:
     # (white linen under a lamp) a clipped pixel may be just cloth, and is left as relit:
     # lifted, the cloth's clipped pixels would stand out from their unclipped neighbours as a
     # mottle brighter than any token.
-    clipped = cv2.compare(cv2.max(cv2.max(b, g), r), SATURATED - 4, cv2.CMP_GE)
+    clipped = cv2.compare(cv2.max(cv2.max(b, g), r), CLIPS_AT, cv2.CMP_GE)
     ys, xs = np.nonzero(clipped)
     if ys.size:
         pixels = view[ys, xs].astype(np.float32)
         top = np.maximum(pixels.max(axis=1, keepdims=True), 1.0)
         lift = np.where(top * CLOTH_CLIPS > cloth_top, (SATURATED - 1) / top, 1.0)
         view[ys, xs] = np.minimum(pixels * lift + 0.5, SATURATED - 1)
-    lost = cv2.compare(cv2.min(cv2.min(b, g), r), SATURATED - 4, cv2.CMP_GE)
+    lost = cv2.compare(cv2.min(cv2.min(b, g), r), CLIPS_AT, cv2.CMP_GE)
     cv2.max(view, cv2.merge((lost, lost, lost)), dst=view)
     return view
 
@@ -439,7 +441,7 @@ def saturated_share(canonical: np.ndarray) -> float:
     suits the cloth: a white Antidote on white linen that clipped is white on white, and the
     reveal areas there are refused as not seen (``vision/README.md``, Limits)."""
     b, g, r = cv2.split(canonical)
-    lost = cv2.min(cv2.min(b, g), r) >= SATURATED - 4
+    lost = cv2.min(cv2.min(b, g), r) >= CLIPS_AT
     return float(np.count_nonzero(lost & _TABLE)) / float(np.count_nonzero(_TABLE))
 
 

@@ -138,7 +138,7 @@ def _fake_picamera2(monkeypatch, fail=None):
             self.size = config["main"]["size"]
 
         def set_controls(self, controls):
-            self.controls = {**getattr(self, "controls", {}), **controls}
+            self.controls = dict(controls)
 
         def start(self):
             self.started = True
@@ -155,7 +155,6 @@ def _fake_picamera2(monkeypatch, fail=None):
 
     module.Picamera2 = Picamera2
     monkeypatch.setitem(sys.modules, "picamera2", module)
-    return Picamera2
 
 
 def _no_video_capture(monkeypatch):
