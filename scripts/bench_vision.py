@@ -27,6 +27,8 @@ held-out sets quoted in docs/benchmarks.md). ``--clipped LEVEL:START:N`` (repeat
 seeds at 640x480 split by the share of the empty table the camera clips under the same camera
 and lamp (:func:`vision.frame.saturated_share`, the calibration's exposure warning above 1%),
 scenes exact in each part, and the clipped ones again a stop down (the warning's advice).
+The judge's frames are read as a game reads them, told the Houses in play (the rings of Houses
+no one plays stay in the box); ``--all-houses``: the bare detector, every House's ring possible.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ from vision.detect import canonical_view, detect
 from vision.render import NOISE, render_frame
 
 SIZES = [(1280, 720), (640, 480)]
+TOLD_HOUSES = True
+"""Whether the judge tells the detector the Houses in play (``--all-houses``: not)."""
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "vision"))
 
 
@@ -129,7 +133,7 @@ def independent(frames: int, seed: int) -> None:
                 image, truth = judge_render(
                     s, level, (w, h), hand=extra == "hand", glare=extra == "glare"
                 )
-                judge(tally, s, image, truth)
+                judge(tally, s, image, truth, told_houses=TOLD_HOUSES)
             print(f"{level:>10} {extra or '-':>6} {f'{w}x{h}':>9} {tally.line()}")
     print(f"\nmarkers on bare independent tables ({frames} per case)")
     print(f"{'level':>10} {'size':>9} {'read':>9} {'worst px':>9}")
@@ -162,7 +166,7 @@ def judged_seeds(specs: list[str]) -> None:
             tally = Tally()
             for s in range(int(start), int(start) + int(count)):
                 image, truth = judge_render(s, level, (w, h))
-                judge(tally, s, image, truth)
+                judge(tally, s, image, truth, told_houses=TOLD_HOUSES)
             print(f"{spec:>20} {f'{w}x{h}':>9} {tally.line()}")
 
 
@@ -185,11 +189,11 @@ def clipped(specs: list[str], size: tuple[int, int] = (640, 480)) -> None:
             bare, truth = judge_render(s, level, size, empty=True)
             share = saturated_share(warp(bare, truth.homography))
             image, truth = judge_render(s, level, size)
-            judge(parts[share > MAX_SATURATED], s, image, truth)
+            judge(parts[share > MAX_SATURATED], s, image, truth, told_houses=TOLD_HOUSES)
             worst.append((share, s))
             if share > MAX_SATURATED:
                 image, truth = judge_render(s, level, size, stops=-1.0)
-                judge(lowered, s, image, truth)
+                judge(lowered, s, image, truth, told_houses=TOLD_HOUSES)
     print(f"\nthe empty table clipped, {size[0]}x{size[1]}: {', '.join(specs)}")
     for over, tally in parts.items():
         name = f"{'over' if over else 'at most'} {MAX_SATURATED:.0%}"
@@ -262,7 +266,14 @@ def main() -> None:
         metavar="LEVEL:START:N",
         help="scenes exact on these seeds at 640x480, split by how much the empty table clips",
     )
+    parser.add_argument(
+        "--all-houses",
+        action="store_true",
+        help="the judge does not tell the detector the Houses in play (the bare detector)",
+    )
     args = parser.parse_args()
+    global TOLD_HOUSES
+    TOLD_HOUSES = not args.all_houses
     print(
         f"python {platform.python_version()} on {platform.machine()}, OpenCV {cv2.__version__}, "
         f"numpy {np.__version__}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"

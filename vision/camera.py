@@ -268,7 +268,8 @@ class FrameLoop:
 
     ``t`` is ``clock()`` when the frame was read (monotonic seconds by default). Counters:
     ``frames`` detected, ``misses`` (no frame), ``errors`` (a frame the detector refused, e.g.
-    of the wrong size); ``last_error`` keeps the latest message for the dashboard.
+    of the wrong size); ``last_error`` keeps the latest message for the dashboard. ``houses``:
+    the Houses in play, whose rings alone are read (None: all six; set by the game).
     """
 
     def __init__(
@@ -285,6 +286,7 @@ class FrameLoop:
         self.camera, self.calibration, self.sink = camera, calibration, sink
         self.period = 1.0 / rate_hz
         self.tokens = tokens
+        self.houses: tuple[str, ...] | None = None
         self.clock = clock
         self.frames = self.misses = self.errors = 0
         self.last_error: str | None = None
@@ -315,7 +317,7 @@ class FrameLoop:
             self.misses += 1
             return None
         try:
-            detections = detect(frame, self.calibration, tokens=self.tokens)
+            detections = detect(frame, self.calibration, tokens=self.tokens, houses=self.houses)
         except MalformedInput as error:
             self.errors += 1
             self.last_error = str(error)

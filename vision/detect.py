@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,16 +69,22 @@ def _checked(image: Any, calibration: Calibration) -> np.ndarray:
     return image
 
 
-def detect(image: Any, calibration: Calibration, tokens: bool = True) -> Detections:
-    """Rings at seats and (``tokens``) revealed token counts in one BGR frame."""
+def detect(
+    image: Any,
+    calibration: Calibration,
+    tokens: bool = True,
+    houses: Iterable[str] | None = None,
+) -> Detections:
+    """Rings at seats and (``tokens``) revealed token counts in one BGR frame; ``houses``: the
+    Houses in play, whose rings alone are read (default: all six, see
+    :func:`vision.rings.read_rings`)."""
     image = _checked(image, calibration)
     seats, h = calibration.seats, calibration.homography
     # Only the parts the readers look at are warped and relit: the ring zone at half
     # resolution, the reveal areas whole.
     light = frame.light_of(image, h)
-    rings = ring_reader.read_rings(
-        frame.relit_box(image, h, light, ring_reader.BOX, ring_reader.COARSE), seats, light.cloth
-    )
+    zone = frame.relit_box(image, h, light, ring_reader.BOX, ring_reader.COARSE)
+    rings = ring_reader.read_rings(zone, seats, light.cloth, houses)
     if not tokens:
         return Detections(rings, None)
     view = np.zeros((layout.SIZE, layout.SIZE, 3), np.uint8)

@@ -30,10 +30,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
+from companion.core.errors import MalformedInput
 from companion.core.games.goblets.houses import HOUSE_IDS
 from companion.core.games.goblets.tags import TagRegistry
 from companion.core.observations import Observation
@@ -83,7 +85,9 @@ _NONE = 255
 """The label of a pixel that is no House's ring colour."""
 
 
-def _house_table(bits: int = 6) -> tuple[np.ndarray, np.ndarray]:
+def _house_table(
+    bits: int = 6, play: frozenset[int] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Lab lookup table: the House whose ring could show this colour, or :data:`_NONE`.
 
     A ring's pixel is its colour C mixed with its pattern's white W (blur, the camera's
@@ -96,6 +100,7 @@ def _house_table(bits: int = 6) -> tuple[np.ndarray, np.ndarray]:
 
     Also each House's cost per cell where its line fits down to :data:`FAINT_CHROMA` from white
     (``inf`` elsewhere), for the second look at an empty goblet spot (:func:`_second_look`).
+    With ``play`` (House indices), a cell is only ever one of those Houses'.
     """
     shift = 8 - bits
     levels = ((np.arange(1 << bits) << shift) + (1 << shift) // 2).astype(np.uint8)
@@ -125,6 +130,8 @@ def _house_table(bits: int = 6) -> tuple[np.ndarray, np.ndarray]:
         fits &= shade <= SHADE[1]
         costs[index, fits] = cost[fits]
         ok = fits & (away >= MIN_CHROMA) & (cost < best)
+        if play is not None and index not in play:
+            continue
         best[ok] = cost[ok]
         table[ok] = index
     return table.reshape((1 << bits,) * 3), costs
@@ -138,6 +145,28 @@ _TABLE, _FAINT = _house_table(_BITS)
 floor (inf: not that House), for the second look."""
 _FLAT = _TABLE.reshape(-1)
 """The table flat: a pixel's cell is ``(L >> 2) << 12 | (a >> 2) << 6 | (b >> 2)``."""
+
+
+@lru_cache(maxsize=16)
+def _flat_for(play: frozenset[int]) -> np.ndarray:
+    """:data:`_FLAT` for a game of the Houses ``play`` (indices): a cell is only theirs."""
+    if len(play) == len(_HOUSES):
+        return _FLAT
+    return _house_table(_BITS, play)[0].reshape(-1)
+
+
+def _in_play(houses: Iterable[str] | None) -> frozenset[int]:
+    """The indices of ``houses`` (None: every House), or MalformedInput naming one unknown."""
+    if houses is None:
+        return frozenset(range(len(_HOUSES)))
+    play = set()
+    for house in houses:
+        if house not in _HOUSES:
+            raise MalformedInput(f"unknown House {house!r}", field="houses")
+        play.add(_HOUSES.index(house))
+    return frozenset(play)
+
+
 _ZONE_MASK = np.zeros((layout.SIZE, layout.SIZE), np.uint8)
 cv2.circle(_ZONE_MASK, (round(layout.CENTRE[0]), round(layout.CENTRE[1])), round(ZONE), 1, -1)
 _Y0, _Y1 = round(layout.CENTRE[1] - ZONE), round(layout.CENTRE[1] + ZONE) + 1
@@ -262,7 +291,12 @@ _ENOUGH = round(0.2 * RING_AREA / _COARSE**2)
 """A House is tried at a place when this much of its colour lies in the window there."""
 
 
-def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None) -> RingReading:
+def detect_rings(
+    normalised: np.ndarray,
+    seats: int,
+    cloth: Cloth | None = None,
+    houses: Iterable[str] | None = None,
+) -> RingReading:
     """The rings on the canonical, relit view ``normalised`` of a table of ``seats`` seats.
 
     Places are the peaks of any House's colour matched against a ring's annulus (less a penalty
@@ -270,24 +304,36 @@ def detect_rings(normalised: np.ndarray, seats: int, cloth: Cloth | None = None)
     matched on its own, and the best-matched (House, centre) pairs are rings, one per House, so
     two goblets touching are two rings and a bowl's tint names nothing. Pixels the ``cloth``
     model calls cloth (lit or shaded) are never ring (default: the reference cloth
-    ``palette.CLOTH``).
+    ``palette.CLOTH``). ``houses``: the Houses in play (default: all six), the only rings read.
     """
     y0, y1, x0, x1 = BOX
-    return read_rings(normalised[y0:y1:_COARSE, x0:x1:_COARSE], seats, cloth)
+    return read_rings(normalised[y0:y1:_COARSE, x0:x1:_COARSE], seats, cloth, houses)
 
 
 _ZONE_COARSE = _ZONE_MASK[_Y0:_Y1:_COARSE, _X0:_X1:_COARSE]
 
 
-def read_rings(coarse: np.ndarray, seats: int, cloth: Cloth | None = None) -> RingReading:
+def read_rings(
+    coarse: np.ndarray,
+    seats: int,
+    cloth: Cloth | None = None,
+    houses: Iterable[str] | None = None,
+) -> RingReading:
     """:func:`detect_rings` on the relit view's :data:`BOX` at half resolution (``coarse``:
     every second pixel of it, as :func:`vision.frame.relit_box` warps it straight from the
-    frame)."""
+    frame).
+
+    Rulebook, Setup: "Each player also receives the Coaster ring of the same color as their
+    House"; the rings of Houses no one plays stay in the box. Told the ``houses`` in play (as
+    the game knows them), a pixel is only ever one of theirs, and no other House's ring is
+    looked for: a brown De Miceti ring in a bowl's shadow cannot be read as a red Arañeros one
+    when no one plays Arañeros."""
+    play = _in_play(houses)
     table = TableLayout(seats)
     cloth = cloth or Cloth(np.array(palette.CLOTH[::-1], np.float32))
     q = (cv2.cvtColor(coarse, cv2.COLOR_BGR2Lab) >> _SHIFT).astype(np.intp)
     cells = (q[..., 0] << 2 * _BITS) | (q[..., 1] << _BITS) | q[..., 2]
-    labels = _FLAT[cells]
+    labels = _flat_for(play)[cells]
     unseen = (_ZONE_COARSE == 0) | cloth.mask(coarse)
     labels[unseen] = _NONE
     # Where rings may stand: any House's colour, matched against a ring's annulus.
@@ -321,7 +367,7 @@ def read_rings(coarse: np.ndarray, seats: int, cloth: Cloth | None = None) -> Ri
             if best >= MIN_FILL:
                 ring_x, ring_y = (x0 + px) * _COARSE, (y0 + py) * _COARSE
                 candidates.append((best, _fill(small, px, py), index, ring_x, ring_y))
-    used: set[int] = set()
+    used = set(range(len(_HOUSES))) - play  # a House not in play is as good as found
     placed: list[tuple[int, int]] = []
     found = _place(candidates, table, used, placed)
     empty = set(range(seats)) - {r.seat for r in found}

@@ -202,7 +202,9 @@ class CameraTable:
         return detections
 
     def _fit_seats(self, loop: FrameLoop) -> None:
-        """The calibration's seats are the game's (the homography is the same for any count)."""
+        """The calibration's seats are the game's (the homography is the same for any count),
+        and the rings read are those of the game's Houses: the rings of Houses no one plays
+        stay in the box (rulebook, Setup), so none can be misread as one of them."""
         table = self.service.table
         read = table is not None and table.record.play in ("camera", "readers")
         places = len(table.state.places) if read and table is not None else 0
@@ -213,6 +215,9 @@ class CameraTable:
                 loop.calibration.image_size,
                 loop.calibration.method,
             )
+        options = getattr(table.state, "opts", None) if read and table is not None else None
+        houses = getattr(options, "houses", None)
+        loop.houses = tuple(houses) if houses else None
 
     def _sink(self, t: float, detections: Detections) -> None:
         """One detected frame: its observations to the session (called by the frame loop)."""

@@ -21,12 +21,14 @@ from companion import config
 from companion.core import registry
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, PUBLIC, Viewer
+from companion.core.games.goblets.houses import HOUSE_IDS
 from companion.core.games.goblets.scoring import score_toast
 from companion.service import Service
 from companion.service.camera import CameraTable, camera_registry, token_uid
 from companion.service.setup import check_play
 from vision import render
 from vision.camera import SyntheticCamera
+from vision.detect import detect
 from vision.layout import TableLayout
 
 SIZE = (640, 480)
@@ -166,6 +168,25 @@ def test_rings_seen_by_the_camera_drive_swaps_and_rotations(service, rig):
     places = {p["place"]: p["ring"] for p in service.table.state.view(PUBLIC)["places"]}
     assert places == layout  # the engine's Goblets stand where the camera saw them
     assert service.message(PUBLIC)["camera"]["status"] == "ok"
+
+
+def test_the_camera_reads_only_the_rings_of_the_houses_in_play(service, rig):
+    # Rulebook, Setup: each player receives the Coaster ring of their House's colour; the
+    # others stay in the box. The frame loop is told the game's Houses, so a ring of a House
+    # no one plays (here set down at seat 0) is no ring of this game, never misnamed as one.
+    table, synthetic, _, clock = rig
+    houses = start(service, table, synthetic, clock)
+    assert table.loop.houses == tuple(houses)
+    stranger = next(h for h in HOUSE_IDS if h not in houses)
+    layout = dict(enumerate(houses))
+    layout[0] = stranger
+    synthetic.scene = render.Scene(4, layout)
+    clock.now += 0.5
+    found = table.step()
+    assert found.rings.seats[0] is None
+    assert [found.rings.seats[seat] for seat in (1, 2, 3)] == houses[1:]
+    bare = detect(synthetic.read(), table.loop.calibration, tokens=False)
+    assert bare.rings.seats[0] == stranger  # the bare detector does see that ring
 
 
 def test_the_toast_is_scored_from_the_camera_counts(service, rig):

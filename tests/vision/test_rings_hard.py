@@ -5,6 +5,7 @@ fixed one by one stay fixed, each case below failing before its fix (the pattern
 import pytest
 from independent.score import frame
 
+from companion.core.errors import MalformedInput
 from vision.calibrate import Calibration
 from vision.detect import detect
 
@@ -74,3 +75,31 @@ def test_a_ring_is_not_named_on_a_second_look_by_a_mix_with_the_cloth_alone():
     truth, read = _ring_at(57088, 0)
     assert truth == "de_miceti"
     assert read != "wespendorf"
+
+
+@pytest.mark.parametrize(
+    ("seed", "seat"),
+    [
+        # A brown De Miceti ring under a low lamp at 640x480, whose pixels the bare detector
+        # reads as Arañeros red (51005) or Wespendorf yellow (51037): neither House is in play,
+        # their rings are in the box (rulebook, Setup), and the game says so.
+        (51005, 3),
+        (51037, 1),
+    ],
+)
+def test_told_the_houses_in_play_a_ring_is_never_named_for_one_in_the_box(seed, seat):
+    image, truth = frame(seed, "hard", (640, 480))
+    cal = Calibration(truth.seats, truth.homography, (640, 480))
+    assert truth.rings[seat] == "de_miceti"
+    found = detect(image, cal, tokens=False, houses=truth.houses)
+    assert found.rings.seats[seat] == "de_miceti"
+    assert set(found.rings.seats.values()) - {None} <= set(truth.houses)
+
+
+def test_an_unknown_house_in_play_is_refused_naming_the_field():
+    image, truth = frame(51005, "hard", (640, 480))
+    cal = Calibration(truth.seats, truth.homography, (640, 480))
+    with pytest.raises(MalformedInput) as error:
+        detect(image, cal, tokens=False, houses=["de_miceti", "borgia"])
+    assert error.value.field == "houses"
+    assert "borgia" in str(error.value)

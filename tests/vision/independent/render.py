@@ -125,7 +125,8 @@ class Truth:
     """What a frame shows: ``rings`` seat -> House (None: no goblet there), ``tokens`` seat ->
     counts of every kind, ``markers`` id -> 4x2 image corners (ArUco order), ``homography``
     frame -> canonical, ``covered`` seats whose reveal area a hand or glare covers (their count
-    may be refused), and the drawn parameters."""
+    may be refused), the drawn parameters, and ``houses``: the Houses in play, one per seat
+    (the game knows them; a seat's ring may be off the table)."""
 
     seats: int
     rings: dict[int, str | None]
@@ -134,6 +135,7 @@ class Truth:
     homography: np.ndarray
     covered: frozenset[int] = frozenset()
     params: dict = field(default_factory=dict)
+    houses: tuple[str, ...] = ()
 
 
 class _Camera:
@@ -650,6 +652,7 @@ def render(
         markers=markers,
         homography=np.linalg.inv(canon_to_frame),
         covered=frozenset(covered),
+        houses=tuple(str(house) for house in houses),
         params={
             "surface": surface,
             "tilt": round(tilt, 1),

@@ -46,14 +46,25 @@ class Tally:
         )
 
 
-def judge(tally: Tally, seed: int, image, truth: Truth, calibration: Calibration | None = None):
-    """Detects on one frame (with the true homography unless ``calibration``) and tallies it."""
+def judge(
+    tally: Tally,
+    seed: int,
+    image,
+    truth: Truth,
+    calibration: Calibration | None = None,
+    told_houses: bool = True,
+):
+    """Detects on one frame (with the true homography unless ``calibration``) and tallies it.
+
+    The detector is told the Houses in play, as a game tells it (``companion serve``: the rings
+    of Houses no one plays stay in the box), unless ``told_houses`` is False (the bare
+    detector, every House's ring possible)."""
     tally.frames += 1
     tally.seats += truth.seats
     tally.covered += len(truth.covered)
     cal = calibration or Calibration(truth.seats, truth.homography, image.shape[1::-1])
     try:
-        found = detect(image, cal)
+        found = detect(image, cal, houses=truth.houses if told_houses else None)
     except MalformedInput as error:
         tally.refused += 1
         tally.failures.append((seed, "refused", str(error)))
