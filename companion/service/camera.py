@@ -34,6 +34,7 @@ and the Host is told to calibrate (:meth:`calibrate`).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -202,21 +203,14 @@ class CameraTable:
         return detections
 
     def _fit_seats(self, loop: FrameLoop) -> None:
-        """The calibration's seats are the game's (the homography is the same for any count),
-        and the rings read are those of the game's Houses: the rings of Houses no one plays
-        stay in the box (rulebook, Setup), so none can be misread as one of them."""
+        """The calibration's seats and the rings read are the game's (rulebook, Setup: the rings
+        of Houses no one plays stay in the box; the homography is the same for any count)."""
         table = self.service.table
         read = table is not None and table.record.play in ("camera", "readers")
         places = len(table.state.places) if read and table is not None else 0
         if 2 <= places <= MAX_SEATS and loop.calibration.seats != places:
-            loop.calibration = Calibration(
-                places,
-                loop.calibration.homography,
-                loop.calibration.image_size,
-                loop.calibration.method,
-            )
-        options = getattr(table.state, "opts", None) if read and table is not None else None
-        houses = getattr(options, "houses", None)
+            loop.calibration = dataclasses.replace(loop.calibration, seats=places)
+        houses = getattr(getattr(table.state, "opts", None), "houses", None) if read else None
         loop.houses = tuple(houses) if houses else None
 
     def _sink(self, t: float, detections: Detections) -> None:
