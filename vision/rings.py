@@ -129,9 +129,9 @@ def _house_table(
         fits = (off <= CHROMA_OFF) & (away >= FAINT_CHROMA) & (shade >= SHADE[0])
         fits &= shade <= SHADE[1]
         costs[index, fits] = cost[fits]
-        ok = fits & (away >= MIN_CHROMA) & (cost < best)
         if play is not None and index not in play:
-            continue
+            continue  # its cost stays for the second look; no cell is named for it
+        ok = fits & (away >= MIN_CHROMA) & (cost < best)
         best[ok] = cost[ok]
         table[ok] = index
     return table.reshape((1 << bits,) * 3), costs

@@ -197,12 +197,12 @@ class CameraTable:
                     self._misses += 1
                 detections = None
             else:
-                self._fit_seats(loop)
+                self._fit_to_game(loop)
                 detections = loop.step()
         self._show_health()
         return detections
 
-    def _fit_seats(self, loop: FrameLoop) -> None:
+    def _fit_to_game(self, loop: FrameLoop) -> None:
         """The calibration's seats and the rings read are the game's (rulebook, Setup: the rings
         of Houses no one plays stay in the box; the homography is the same for any count)."""
         table = self.service.table
