@@ -89,7 +89,10 @@ class Night:
     def start(self, game: str, seats: int, *, abandon: bool) -> int:
         """The Host fills the form and starts ``game``; returns the new game's id."""
         page = self.host
-        before = page.evaluate("document.body.dataset.game")
+        # The game in play by the server, not by the page: the Host page may not have had
+        # its first state yet, and the demo's id arriving then is no new game.
+        before = str(self.state()["game_id"])
+        page.wait_for_selector(f"body[data-game='{before}']", state="attached")
         page.select_option("#game-name", game)
         if game == "goblets":
             page.fill("#players-count", str(seats))
