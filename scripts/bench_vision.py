@@ -29,6 +29,8 @@ and lamp (:func:`vision.frame.saturated_share`, the calibration's exposure warni
 scenes exact in each part, and the clipped ones again a stop down (the warning's advice).
 The judge's frames are read as a game reads them, told the Houses in play (the rings of Houses
 no one plays stay in the box); ``--all-houses``: the bare detector, every House's ring possible.
+``--reader FILE``: the token reader exported to FILE (a fine-tune's, ``training/README.md``)
+judged in place of ``vision/tokennet.onnx``.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ import cv2
 import numpy as np
 
 from companion.core.errors import MalformedInput
+from vision import tokennet
 from vision.calibrate import Calibration, error_px, from_markers
 from vision.detect import canonical_view, detect
 from vision.render import NOISE, render_frame
@@ -271,7 +274,16 @@ def main() -> None:
         action="store_true",
         help="the judge does not tell the detector the Houses in play (the bare detector)",
     )
+    parser.add_argument(
+        "--reader",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="judge this exported token reader instead of vision/tokennet.onnx",
+    )
     args = parser.parse_args()
+    if args.reader:  # before the first frame is read: the network is loaded once, then kept
+        tokennet.MODEL = args.reader.resolve(strict=True)
     global TOLD_HOUSES
     TOLD_HOUSES = not args.all_houses
     print(

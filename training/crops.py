@@ -7,12 +7,14 @@ reads at run time, the light fit's misses included. A lesson is the crop at the 
 size (:data:`vision.tokennet.INPUT`), the token centres in it (kind index, x, y in input
 pixels) and the share of each output cell something covers.
 
-``python -m training.crops OUT.npz --first S --frames N [--workers W]`` writes a set.
+``python -m training.crops OUT.npz --first S --frames N [--workers W] [--stress]`` writes a set
+(``--stress``: :func:`training.scenes.render`'s stress draws).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import sys
 
@@ -23,11 +25,11 @@ from training import scenes
 from vision import area, frame, tokennet
 
 
-def lessons(seed: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def lessons(seed: int, stress: bool = False) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``[(crop, tokens, cover)]`` for every seat of frame ``seed``: ``crop`` the reader's
     input (uint8 BGR), ``tokens`` rows (kind, x, y) in input pixels, ``cover`` the share of
     each output cell covered (uint8, 255 = all)."""
-    image, scene = scenes.render(seed)
+    image, scene = scenes.render(seed, stress=stress)
     h = scene.homography
     try:
         light = frame.light_of(image, h)
@@ -62,12 +64,14 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--frames", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--stress", action="store_true", help="scenes.render's stress draws")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     seeds = range(args.first, args.first + args.frames)
     crops, tokens, covers, owner = [], [], [], []
     with multiprocessing.Pool(args.workers) as pool:
-        for i, found in enumerate(pool.imap(lessons, seeds, chunksize=4)):
+        teach = functools.partial(lessons, stress=args.stress)
+        for i, found in enumerate(pool.imap(teach, seeds, chunksize=4)):
             for crop, rows, cover in found:
                 crops.append(crop)
                 tokens.append(rows)

@@ -14,6 +14,7 @@ decodes them.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import time
 
@@ -55,6 +56,48 @@ class TokenNet(nn.Module):
         mid = self.mid(self.stem(x))
         deep = self.deep(mid)
         return torch.sigmoid(self.head(mid + self.up(self.back(deep))))
+
+
+def from_onnx(net: TokenNet, path: str) -> None:
+    """Load an exported reader's weights into ``net`` to teach it further.
+
+    The export fuses each batch norm into its convolution, so the convolutions take the fused
+    weights and biases and each batch norm becomes the identity plus the bias (weight 1, mean 0,
+    variance 1 - eps), its statistics then frozen by :func:`freeze_norms`."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(path)
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    mine = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    assert len(convs) == len(mine), "the file's network is not this one"
+    following = {}  # each convolution's batch norm, where it has one
+    for seq in net.modules():
+        if isinstance(seq, nn.Sequential):
+            for a, b in itertools.pairwise(seq):
+                if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d):
+                    following[a] = b
+    with torch.no_grad():
+        for node, conv in zip(convs, mine, strict=True):
+            weight = torch.from_numpy(weights[node.input[1]].copy())
+            bias = torch.from_numpy(weights[node.input[2]].copy())
+            conv.weight.copy_(weight)
+            norm = following.get(conv)
+            if norm is None:
+                conv.bias.copy_(bias)
+                continue
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(bias)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+
+
+def freeze_norms(net: nn.Module) -> None:
+    """Batch norms keep their statistics (eval mode) while the rest of ``net`` learns."""
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
 
 
 def heatmaps(rows: np.ndarray) -> np.ndarray:
@@ -132,6 +175,20 @@ def report(maps, truth, covers, epoch: int, loss: float, seconds: float) -> None
     )
 
 
+def read(net: nn.Module, crops: np.ndarray) -> np.ndarray:
+    """The network's maps for ``crops`` (N, INPUT, INPUT, 3 uint8), in eval mode."""
+    net.eval()
+    with torch.no_grad():
+        return np.concatenate(
+            [
+                net(
+                    torch.from_numpy(crops[b : b + 256].astype(np.float32).transpose(0, 3, 1, 2))
+                ).numpy()
+                for b in range(0, len(crops), 256)
+            ]
+        )
+
+
 def load(paths: list[str]):
     """Every lesson of the sets: crops, cover maps, token rows and the frame each came from."""
     crops, covers, rows, frames = [], [], [], []
@@ -166,6 +223,9 @@ def main() -> None:
     parser.add_argument("--widths", default="12,20,32")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--resume", default=None)
+    parser.add_argument(
+        "--from-onnx", default=None, help="teach further an exported reader (its norms frozen)"
+    )
     args = parser.parse_args()
     torch.manual_seed(1)
     torch.set_num_threads(args.threads)
@@ -177,13 +237,20 @@ def main() -> None:
     net = TokenNet(tuple(int(w) for w in args.widths.split(",")))
     if args.resume:
         net.load_state_dict(torch.load(args.resume))
+    if args.from_onnx:
+        from_onnx(net, args.from_onnx)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(train_i) / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=steps, pct_start=0.1)
     bce = nn.BCELoss()
     val_truth = truth_counts([rows[i] for i in val_i])
+    val_covers = np.stack([covers[i] for i in val_i])
+    if args.from_onnx:  # where the fine-tune starts from, on the same held-out lessons
+        report(read(net, crops[val_i]), val_truth, val_covers, -1, float("nan"), 0.0)
     for epoch in range(args.epochs):
         net.train()
+        if args.from_onnx:
+            freeze_norms(net)
         order = rng.permutation(train_i)
         t0, total = time.time(), 0.0
         for b in range(0, len(order), args.batch):
@@ -206,22 +273,10 @@ def main() -> None:
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
-        net.eval()
-        with torch.no_grad():
-            maps = np.concatenate(
-                [
-                    net(
-                        torch.from_numpy(
-                            crops[val_i[b : b + 256]].astype(np.float32).transpose(0, 3, 1, 2)
-                        )
-                    ).numpy()
-                    for b in range(0, len(val_i), 256)
-                ]
-            )
         report(
-            maps,
+            read(net, crops[val_i]),
             val_truth,
-            np.stack([covers[i] for i in val_i]),
+            val_covers,
             epoch,
             total / len(order),
             time.time() - t0,

@@ -92,9 +92,10 @@ def test_the_network_reads_any_number_of_areas(seats):
     assert tokennet.read_areas(view, seats) == {s: dict.fromkeys(KINDS, 0) for s in range(seats)}
 
 
-def test_the_teachers_frames_are_seeded_and_their_tokens_lie_in_the_areas():
-    image, scene = scenes.render(7)
-    again, _ = scenes.render(7)
+@pytest.mark.parametrize("stress", [False, True])
+def test_the_teachers_frames_are_seeded_and_their_tokens_lie_in_the_areas(stress):
+    image, scene = scenes.render(7, stress=stress)
+    again, _ = scenes.render(7, stress=stress)
     assert np.array_equal(image, again)
     assert (image.shape[1], image.shape[0]) == scene.size
     table = layout.TableLayout(scene.seats)
@@ -105,10 +106,11 @@ def test_the_teachers_frames_are_seeded_and_their_tokens_lie_in_the_areas():
             assert math.hypot(x - cx, y - cy) <= layout.REVEAL_RADIUS - 0.9 * layout.TOKEN_RADIUS
 
 
-def test_a_lesson_puts_each_token_where_its_colour_is():
+@pytest.mark.parametrize("stress", [False, True])
+def test_a_lesson_puts_each_token_where_its_colour_is(stress):
     # The labels must sit on the tokens in the crop the network is shown (an off-by-one in the
     # crop's scale would teach it to point beside every token).
-    found = crops.lessons(12)
+    found = crops.lessons(12, stress=stress)
     assert found
     checked = 0
     for crop, rows, _cover in found:
