@@ -6,7 +6,8 @@ OpenCV's DNN module, one thread) into :data:`OUTPUT` x :data:`OUTPUT` cells of s
 token kind, peaking at each token's centre (a heat map, CenterNet's way of counting objects
 that touch), and one of what covers the area (a hand, a goblet's bowl, glare, a card). The
 tokens are the maps' peaks above :data:`PEAK` inside the area; an area whose cover map covers
-more than :data:`COVERED` of it is not seen (None), never guessed.
+more than :data:`COVERED` of it is not seen (None), never guessed. Where an area reaches a marker,
+the marker's keep-out is not looked at (:func:`clear_of_markers`).
 
 The network was taught on frames of :mod:`training.scenes` (its own renderer, sharing no code
 with the judge in ``tests/vision/independent``), through the detector's own light fit and
@@ -69,19 +70,42 @@ def maps_of(crops: list[np.ndarray]) -> np.ndarray:
     return net.forward()
 
 
-def counts_of(maps: np.ndarray) -> dict[str, int] | None:
+@lru_cache(maxsize=8)
+def clear_of_markers(seats: int) -> tuple[np.ndarray, ...]:
+    """Per seat, the output cells of its crop farther than :data:`layout.MARKER_KEEP_OUT` from
+    every marker's centre (True), the only ones looked at.
+
+    A marker is part of the table and no token lies on it (vision/README.md, Calibration: keep
+    tokens off them; the detector ignores 42 canonical px round each): where a reveal area
+    reaches a marker (seats 2 and 3 of five), its white paper and black code are neither an
+    Antidote nor a card covering the area."""
+    table = layout.TableLayout(seats)
+    markers = [layout.marker_centre(m) for m in layout.MARKER_IDS]
+    out = []
+    for seat in range(seats):
+        cx, cy = table.reveal_centre(seat)
+        clear = np.ones((OUTPUT, OUTPUT), bool)
+        for mx, my in markers:
+            clear &= np.hypot(_G[None, :] + cx - mx, _G[:, None] + cy - my) > layout.MARKER_KEEP_OUT
+        out.append(clear)
+    return tuple(out)
+
+
+def counts_of(maps: np.ndarray, clear: np.ndarray | None = None) -> dict[str, int] | None:
     """One area's counts by kind from its six maps, or None where something covers it.
 
     A token is a peak of the strongest kind at each cell (the highest of its 3x3 cells, above
     :data:`PEAK`), named by that kind: tokens overlap by a tenth at most, so two kinds peaking
     at one place are one token the network hesitated over (a sheened Ogre Poison on green felt
-    is half Antidote), never two."""
-    if float(maps[len(KINDS)][_IN_AREA].sum()) > COVERED:
+    is half Antidote), never two. ``clear``: the cells looked at (:func:`clear_of_markers`),
+    all of them by default."""
+    looked = np.ones((OUTPUT, OUTPUT), bool) if clear is None else clear
+    if float(maps[len(KINDS)][_IN_AREA & looked].sum()) > COVERED:
         return None
     heat = maps[: len(KINDS)]
     best = heat.max(axis=0)
     top = cv2.dilate(best, np.ones((3, 3), np.uint8))
-    ys, xs = np.nonzero((best >= top) & (best > PEAK) & INSIDE)
+    ys, xs = np.nonzero((best >= top) & (best > PEAK) & INSIDE & looked)
     counts = dict.fromkeys(KINDS, 0)
     for y, x in zip(ys, xs, strict=True):
         counts[KINDS[int(heat[:, y, x].argmax())]] += 1
@@ -93,4 +117,5 @@ def read_areas(view: np.ndarray, seats: int) -> dict[int, dict[str, int] | None]
     for an area not seen."""
     crops = [view[y0:y1, x0:x1] for y0, y1, x0, x1 in area.boxes(seats)]
     maps = maps_of(crops)
-    return {seat: counts_of(maps[seat]) for seat in range(seats)}
+    clear = clear_of_markers(seats)
+    return {seat: counts_of(maps[seat], clear[seat]) for seat in range(seats)}

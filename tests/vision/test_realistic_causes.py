@@ -73,3 +73,13 @@ def test_a_tokens_margin_in_the_band_is_no_hand(seed, level, seat, want):
     truth, found = found_at(seed, level, seat)
     assert {k: n for k, n in truth.items() if n} == want
     assert found == truth
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1280, 720)])
+def test_a_marker_reaching_into_an_area_is_no_cover(size):
+    # Five seats: the marker between seats 2 and 3 reaches into both areas. The token reader
+    # took its paper and code for a card over seat 2's area and refused it (82011, both sizes);
+    # the markers' keep-out (vision/README.md) is now the reader's too.
+    truth, found = seat_read(82011, "realistic", size, 2)
+    assert truth.seats == 5 and 2 not in truth.covered
+    assert found == truth.tokens[2]

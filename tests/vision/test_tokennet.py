@@ -82,6 +82,27 @@ def test_a_covered_area_is_none_and_a_covered_band_is_not():
     assert tokennet.counts_of(maps) is None
 
 
+def test_a_marker_in_the_area_is_neither_a_token_nor_a_cover():
+    # Five seats: seats 2 and 3's areas reach the markers between them (vision/README.md: no
+    # token lies within MARKER_KEEP_OUT of one). The marker's white paper and black code, read
+    # as a card over the area and an Antidote, must cost neither a refusal nor a token.
+    clear = tokennet.clear_of_markers(5)
+    reaches = [bool((~c & tokennet.INSIDE).any()) for c in clear]
+    assert reaches == [False, False, True, True, False]
+    others = [c for n in (2, 3, 4, 6) for c in tokennet.clear_of_markers(n)]
+    assert not any((~c & tokennet.INSIDE).any() for c in others)
+    maps = _maps()
+    _peak(maps, "wine", 0, 0)
+    kept_out = ~clear[2] & tokennet.INSIDE
+    maps[len(KINDS)][kept_out] = 1.0  # the marker, as the cover map sees it
+    y, x = np.argwhere(kept_out)[len(np.argwhere(kept_out)) // 2]
+    maps[KINDS.index("antidote"), y, x] = 0.9  # its white margin, as the antidote map sees it
+    assert tokennet.counts_of(maps) is None  # (looked at everywhere, the area is covered)
+    assert tokennet.counts_of(maps, clear[2]) == {**dict.fromkeys(KINDS, 0), "wine": 1}
+    maps[len(KINDS)][~kept_out & tokennet.INSIDE] = 1.0  # a hand over the rest of the area
+    assert tokennet.counts_of(maps, clear[2]) is None
+
+
 @pytest.mark.parametrize("seats", [2, 6])
 def test_the_network_reads_any_number_of_areas(seats):
     view = np.full((layout.SIZE, layout.SIZE, 3), (116, 124, 128), np.uint8)
