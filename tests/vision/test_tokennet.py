@@ -95,7 +95,8 @@ def test_a_marker_in_the_area_is_neither_a_token_nor_a_cover():
     _peak(maps, "wine", 0, 0)
     kept_out = ~clear[2] & tokennet.INSIDE
     maps[len(KINDS)][kept_out] = 1.0  # the marker, as the cover map sees it
-    y, x = np.argwhere(kept_out)[len(np.argwhere(kept_out)) // 2]
+    cells = np.argwhere(kept_out)
+    y, x = cells[len(cells) // 2]
     maps[KINDS.index("antidote"), y, x] = 0.9  # its white margin, as the antidote map sees it
     assert tokennet.counts_of(maps) is None  # (looked at everywhere, the area is covered)
     assert tokennet.counts_of(maps, clear[2]) == {**dict.fromkeys(KINDS, 0), "wine": 1}
