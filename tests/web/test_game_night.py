@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from serve_process import served_port, start_serve
-from webhelpers import PHONE, PIN, TABLET
+from webhelpers import PHONE, PIN, TABLET, log_in_as_host
 
 from companion.web.qr import qr_svg
 
@@ -81,10 +81,7 @@ class Night:
     # -- the Host --------------------------------------------------------------------------
 
     def log_in(self) -> None:
-        self.host.goto(f"{self.base}/host")
-        self.host.fill("#pin", PIN)
-        self.host.click("button[type=submit]")
-        self.host.wait_for_selector("#undo")
+        log_in_as_host(self.host, self.base)
 
     def start(self, game: str, seats: int, *, abandon: bool) -> int:
         """The Host fills the form and starts ``game``; returns the new game's id."""

@@ -136,12 +136,18 @@ def take_a_seat(page, base, service, name: str, seat: int) -> None:
     page.wait_for_selector("body[data-seq] #you-title")
 
 
+HOST_PAGE_READY = "body[data-seq] #undo"
+
+
 def log_in_as_host(page, base):
-    """Log a Chromium page in as the Host through the Host page's PIN form."""
+    """Log a Chromium page in as the Host through the Host page's PIN form, until host.js has
+    run on the reloaded page (its first render marks the body): the buttons are parsed before
+    the script at the end of the page, and a choice made before then has no listener to see it
+    (CI once picked Cena in that gap and its options stayed hidden)."""
     page.goto(f"{base}/host")
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
-    page.wait_for_selector("#undo")
+    page.wait_for_selector(HOST_PAGE_READY, state="attached")
 
 
 class Dashboard(NamedTuple):
