@@ -203,7 +203,14 @@ def _impersonate(broker, collector):
         for fake in fakes:  # (after a take-over, n1 and a fake would take turns reconnecting)
             fake.close()
         assert n1.connected.wait(10)
-        n1.snapshot(Snapshot(1, 1, 10, ()), wait=10)
+        try:
+            n1.snapshot(Snapshot(1, 1, 10, ()), wait=10)
+        except RuntimeError:
+            # After a take-over, the broker's close can reach n1's network thread only after
+            # connected.wait() saw the old connection: this publish is then lost with it. n1
+            # reconnects and republishes its latest snapshots (MqttNode._on_connect), and the
+            # wait below sees seat 1 arrive. (The secured test still fails on drops != [].)
+            assert n1.connected.wait(10)
         collector.wait(lambda items: any(o.seat == 1 for o in collector.of(Observation)))
         drops = list(n1_drops)  # before n1's own clean stop
     finally:
