@@ -8,7 +8,7 @@
   let selected = [];  // Welcome: up to three cards; Feast: one card
 
   async function send(action) {
-    if (CB.busy) return;
+    if (CB.busy()) return;
     selected = [];
     const accepted = await CB.act("/api/seat/act", {action}, render, {once: true});
     if (!accepted && !document.body.dataset.rejoin) render(current);  // the refusal: redraw as it was

@@ -50,14 +50,25 @@ const CB = {
     if (message && message.seq !== undefined) CB.drawn = {game_id: message.game_id, seq: message.seq};
     return true;
   },
-  busy: false,
+  /* The step ("game:seq") whose buttons the phone's tap still waiting on its reply was made on. */
+  pending: null,
+  shownStep() {
+    const m = CB.drawn || CB.lastMessage;
+    return m ? `${m.game_id}:${m.seq}` : "";
+  },
+  /* Whether a phone's tap now would be a second tap on the same buttons as the one still
+     waiting (a double tap is one action). Once the stream has drawn a newer step (it often
+     brings the tap's own answer before the reply does), the buttons are new and so is a tap. */
+  busy() { return CB.pending !== null && CB.pending === CB.shownStep(); },
   /* One tap sent to the server, the one way every page acts: ``render`` draws the reply (unless
      the stream has drawn something newer), a refusal is shown in the page's error line, a freed
-     seat is asked to join again. ``once``: a phone's taps wait for the reply before the next
-     (a double tap is one action). Resolves to whether the server accepted it. */
+     seat is asked to join again. ``once``: a phone's second tap on the same step is dropped
+     while the first waits for its reply (see ``busy``). Resolves to whether the server accepted
+     it. */
   async act(url, body, render, {once = false} = {}) {
-    if (once && CB.busy) return false;
-    if (once) CB.busy = true;
+    if (once && CB.busy()) return false;
+    const step = CB.shownStep();
+    if (once) CB.pending = step;
     CB.showError(null);
     try {
       const reply = CB.take(await CB.post(url, body));
@@ -68,7 +79,7 @@ const CB = {
       else CB.showError(error);
       return false;
     } finally {
-      if (once) CB.busy = false;
+      if (once && CB.pending === step) CB.pending = null;
       document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
     }
   },
