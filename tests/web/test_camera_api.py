@@ -7,13 +7,18 @@ that is stepped, not started; the frame it shows and the calibration it stores a
 from __future__ import annotations
 
 import json
+import random
 
 import cv2
 import numpy as np
 import pytest
-from webhelpers import TABLET, csrf_of, join, log_in_as_host
+from webhelpers import PIN, TABLET, csrf_of, join, log_in_as_host
 
+from companion import config
+from companion.commands import serve
+from companion.core import registry
 from companion.core.game import PUBLIC
+from companion.service import Service
 from companion.service.camera import CameraTable
 from companion.web import create_app
 from companion.web.server import WebServer
@@ -143,6 +148,9 @@ def test_the_host_page_calibrates_and_the_tablet_shows_the_camera(
         log_in_as_host(page, base)
         page.wait_for_selector("#camera-panel:not([hidden])")
         assert "calibrate the camera" in page.inner_text("#camera-status")
+        # The outline is offered only once the markers were not found (a button's CSS display
+        # once beat its hidden attribute and offered it from the start).
+        assert page.locator("#camera-ellipse").is_hidden()
         page.click("#camera-calibrate")
         page.wait_for_selector("#camera-result:has-text('Calibrated (markers)')")
         width = "document.getElementById('camera-frame').naturalWidth"
@@ -160,6 +168,82 @@ def test_the_host_page_calibrates_and_the_tablet_shows_the_camera(
         context.close()
         service.hub.close()
         server.stop()
+    assert errors == []
+
+
+def test_the_host_page_offers_the_outline_only_when_the_markers_are_not_found(
+    browser, camera, service, settings
+):
+    """Chromium: an out-of-focus camera, the markers unread; the page says so in its own words
+    (no JSON flag) and offers the outline, which calibrates with the outline's warning."""
+    _, lens = camera
+    lens.blur = True
+    service.new_game("goblets", {"players": 4})
+    server = WebServer(create_app(service, settings), host="127.0.0.1", port=0, threads=8).start()
+    context = browser.new_context(**TABLET)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        log_in_as_host(page, f"http://127.0.0.1:{server.port}")
+        page.wait_for_selector("#camera-panel:not([hidden])")
+        assert page.locator("#camera-ellipse").is_hidden()
+        page.click("#camera-calibrate")
+        page.wait_for_selector("#camera-ellipse", state="visible")
+        shown = page.inner_text("#camera-result")
+        assert "markers were not all found" in shown and "Use the table's outline" in shown
+        assert "accept_ellipse" not in page.inner_text("body")
+        assert not settings.calibration_path.exists()
+        page.click("#camera-ellipse")
+        page.wait_for_selector("#camera-result:has-text('Calibrated (ellipse)')")
+        assert page.inner_text("#camera-warning").startswith("Warning: ")
+        assert page.locator("#camera-ellipse").is_hidden()
+        assert json.loads(settings.calibration_path.read_text())["method"] == "ellipse"
+    finally:
+        context.close()
+        service.hub.close()
+        server.stop()
+    assert errors == []
+
+
+def test_the_demo_played_for_the_camera_lists_no_readers_to_mark_broken(browser, tmp_path):
+    """Chromium: ``serve --camera synthetic``'s demo table has no reader; the Host page says the
+    camera reads it instead of listing every seat's reader as unknown with a "mark broken"."""
+    settings = config.replace(
+        config.Config(),
+        data_dir=str(tmp_path),
+        **{"host.pin": PIN, "camera.source": "synthetic", "camera.rate_hz": 2.5},
+    )
+    service = Service(settings, games=registry.load_all(), rng=random.Random(2))
+    now = [0.0]  # the camera's clock: stepped with the show, not started (tests/virtual)
+
+    def frame(t: float) -> None:
+        now[0] = t
+        camera_table.step()
+
+    camera_table, demo = serve.start_camera_demo(
+        service, settings, frame=frame, clock=lambda: now[0]
+    )
+    demo.step()
+    server = WebServer(
+        create_app(service, service.config), host="127.0.0.1", port=0, threads=8
+    ).start()
+    context = browser.new_context(**TABLET)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        log_in_as_host(page, f"http://127.0.0.1:{server.port}")
+        page.wait_for_selector("#camera-panel:not([hidden])")
+        page.wait_for_selector("#reader-controls li")
+        assert "read by the overhead camera" in page.inner_text("#reader-controls")
+        assert page.locator("#reader-controls button").count() == 0
+    finally:
+        context.close()
+        service.hub.close()
+        server.stop()
+        camera_table.stop()
+        service.close()
     assert errors == []
 
 

@@ -305,7 +305,9 @@
     if (message.play === "phones" && !Object.keys(readers).length) {
       return [CB.el("li", {class: "muted"}, "This game is played on the phones: no reader is used.")];
     }
-    if (message.play === "camera" && !Object.keys(readers).length) {
+    // A camera game, or the demo table played for the camera: the camera is the only sensor.
+    const byCamera = message.play === "camera" || (message.play === "demo" && message.camera);
+    if (byCamera && !Object.keys(readers).length) {
       return [CB.el("li", {class: "muted"}, "This game is read by the overhead camera: no reader is used.")];
     }
     const rows = [];
@@ -363,8 +365,16 @@
       $("camera-ellipse").hidden = true;
       showFrame();
     } catch (error) {
-      CB.showError(error);
-      $("camera-ellipse").hidden = !(error && error.data && error.data.field === "accept_ellipse");
+      const noMarkers = Boolean(error && error.data && error.data.field === "accept_ellipse");
+      // The API's words name its JSON flag; the page names its button instead.
+      if (noMarkers) {
+        $("camera-result").textContent = "The four markers were not all found: clear them and " +
+          "calibrate again, or tap “Use the table's outline instead” (right only for a camera " +
+          "looking straight down).";
+      } else {
+        CB.showError(error);
+      }
+      $("camera-ellipse").hidden = !noMarkers;
     }
   }
 
