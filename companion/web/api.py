@@ -336,11 +336,26 @@ def camera_calibrate():
     return jsonify(camera().calibrate(accept_ellipse=accept, seats=seats))
 
 
+FRAME_RULE = (
+    "The Arm's Length Rule: players keep the Goblets at arm's length so that they can't see "
+    "what's inside. From above, the camera sees into every Goblet, behind every screen and "
+    "every token poured; the Host is a player, so its frames are shown only while no game of "
+    "yours is in play (before it starts, or once it has ended)."
+)
+
+
 @bp.get("/host/camera/frame.jpg")
 def camera_frame():
-    """The latest frame, the markers and seats drawn on it (Host only: it shows the table)."""
+    """The latest frame, the markers and seats drawn on it: Host only, and only while no
+    person's game is in play (``FRAME_RULE``; the demo's table is nobody's secret)."""
     require_host()
-    image = camera().frame_jpeg()
+    attached = camera()
+    table = ctx().service.table
+    if table is not None and not table.record.is_finished and not table.record.is_demo:
+        raise IllegalAction(
+            "a game is in play: the camera's frame would show its secrets", rule=FRAME_RULE
+        )
+    image = attached.frame_jpeg()
     if image is None:
         raise IllegalAction("the camera has given no frame yet", rule="Wait for the camera.")
     return Response(image, mimetype="image/jpeg")

@@ -305,7 +305,7 @@ def test_without_a_calibration_the_host_is_told_and_nothing_crashes(service, rig
     }
     assert service.message(HOST)["camera"]["status"] == "not calibrated"
     assert service.table.state.phase == "initial_pour"  # nothing read, nothing recorded
-    assert table.frame_jpeg()[:2] == b"\xff\xd8"  # the Host may still look at the table
+    assert table.frame_jpeg()[:2] == b"\xff\xd8"  # drawn (the API shows it between games)
 
 
 def test_an_outline_only_calibration_needs_the_hosts_consent(service, tmp_path):

@@ -17,7 +17,7 @@ from webhelpers import PIN, TABLET, csrf_of, join, log_in_as_host
 from companion import config
 from companion.commands import serve
 from companion.core import registry
-from companion.core.game import PUBLIC
+from companion.core.game import HOST, PUBLIC
 from companion.service import Service
 from companion.service.camera import CameraTable
 from companion.web import create_app
@@ -60,12 +60,26 @@ def camera(service, settings):
     table.stop()
 
 
+def end_the_game(service):
+    """Play the shell game in play to its end by the Host's hand: passes, then the toast."""
+    for _ in range(50):
+        state = service.table.state
+        if state.is_over():
+            return
+        actions = state.legal_actions()
+        toasts = [a for a in actions if a["type"] == "toast"]
+        service.act(
+            toasts[0] if toasts else next(a for a in actions if a["type"] == "pass"), by=HOST
+        )
+    raise AssertionError("the shell game did not end")
+
+
 def calibrate(host, data):
     client, token = host
     return client.post("/api/host/camera/calibrate", json=data, headers={"X-CSRF-Token": token})
 
 
-def test_the_host_calibrates_from_the_markers_and_sees_the_frame(host, camera, settings):
+def test_the_host_calibrates_from_the_markers_and_sees_the_frame(host, camera, settings, service):
     table, _ = camera
     client, _ = host
     reply = calibrate(host, {})
@@ -76,6 +90,12 @@ def test_the_host_calibrates_from_the_markers_and_sees_the_frame(host, camera, s
     assert found["warning"] is None
     stored = json.loads(settings.calibration_path.read_text())
     assert stored["method"] == "markers" and stored["image_size"] == list(SIZE)
+    # The shell game is in play: from above the camera sees into its cups, and the Host is a
+    # player (the Arm's Length Rule). Once it has ended the Host may look at the table.
+    refused = client.get("/api/host/camera/frame.jpg")
+    assert refused.status_code == 409 and refused.mimetype == "application/json"
+    assert "Arm's Length Rule" in refused.get_json()["rule"]
+    end_the_game(service)
     frame = client.get("/api/host/camera/frame.jpg")
     assert frame.status_code == 200 and frame.mimetype == "image/jpeg"
     image = cv2.imdecode(np.frombuffer(frame.data, np.uint8), cv2.IMREAD_COLOR)
@@ -136,7 +156,6 @@ def test_the_host_page_calibrates_and_the_tablet_shows_the_camera(
     """Chromium: the Host's camera panel says to calibrate, calibrates, shows the frame; the
     tablet's Readers panel shows the camera's health."""
     table, _ = camera
-    service.new_game("goblets", {"players": 4})
     table.step()
     server = WebServer(create_app(service, settings), host="127.0.0.1", port=0, threads=8).start()
     base = f"http://127.0.0.1:{server.port}"
@@ -153,6 +172,13 @@ def test_the_host_page_calibrates_and_the_tablet_shows_the_camera(
         assert page.locator("#camera-ellipse").is_hidden()
         page.click("#camera-calibrate")
         page.wait_for_selector("#camera-result:has-text('Calibrated (markers)')")
+        # A game is in play: the page says why there is no frame and shows no picture.
+        page.wait_for_selector('#camera-frame-note:has-text("Arm\'s Length Rule")')
+        assert page.locator("#camera-frame").is_hidden()
+        end_the_game(service)
+        page.click("#camera-look")
+        page.wait_for_selector("#camera-frame", state="visible")
+        assert page.locator("#camera-frame-note").is_hidden()
         width = "document.getElementById('camera-frame').naturalWidth"
         for _ in range(100):  # polled here: a page-side predicate would need eval (CSP)
             if page.evaluate(width):
@@ -238,6 +264,8 @@ def test_the_demo_played_for_the_camera_lists_no_readers_to_mark_broken(browser,
         page.wait_for_selector("#reader-controls li")
         assert "read by the overhead camera" in page.inner_text("#reader-controls")
         assert page.locator("#reader-controls button").count() == 0
+        page.click("#camera-look")  # the demo's table is nobody's secret: its frame is shown
+        page.wait_for_selector("#camera-frame", state="visible")
     finally:
         context.close()
         service.hub.close()

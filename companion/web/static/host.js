@@ -348,9 +348,28 @@
     $("camera-status").textContent = `The camera ${CAMERA_STATUS[health.status] || health.status} · ${health.fps} frames/s · ${age} · ${health.errors} refused frames`;
   }
 
-  function showFrame() {
-    const img = $("camera-frame");
-    img.src = "/api/host/camera/frame.jpg?at=" + Date.now();  // a fresh frame, not the cached one
+  // The frame is fetched, not linked, so that a refusal is read, not drawn as a broken picture:
+  // while a game is in play the server refuses it (the Arm's Length Rule: from above the camera
+  // sees into the Goblets and behind the screens, and the Host is a player).
+  async function showFrame() {
+    const img = $("camera-frame"), note = $("camera-frame-note");
+    const reply = await fetch("/api/host/camera/frame.jpg?at=" + Date.now(),  // a fresh frame
+      {credentials: "same-origin"});
+    if (!reply.ok) {
+      const data = await reply.json().catch(() => ({error: reply.statusText}));
+      img.hidden = true;
+      img.removeAttribute("src");
+      note.textContent = "No frame: " + data.error + (data.rule ? ". " + data.rule : "");
+      note.hidden = false;
+      return;
+    }
+    const blob = await reply.blob();
+    img.src = await new Promise((resolve) => {  // a data: URL (the page's CSP allows no blob:)
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.readAsDataURL(blob);
+    });
+    note.hidden = true;
     img.style.maxWidth = "100%";  // the frame fits the panel (set here: no inline styles)
     img.hidden = false;
   }
