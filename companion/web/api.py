@@ -15,6 +15,7 @@ from companion.core.checks import whole
 from companion.core.errors import IllegalAction, MalformedInput
 from companion.core.game import HOST, PUBLIC, Mode
 from companion.store.decks import load_characters, save_characters
+from companion.store.records import GameRecord
 from companion.web import auth
 from companion.web.context import ctx
 from companion.web.errors import HttpError
@@ -49,12 +50,20 @@ def require_host() -> None:
     viewer_from(request, "host")
 
 
-def require_confirmation(data: dict[str, Any]) -> None:
-    """Refuse (409) to discard a person's unfinished game unless ``abandon`` names it."""
+def persons_game_in_play() -> GameRecord | None:
+    """The record of a person's unfinished game at the table (None: no game, a finished one, or
+    the demo's, which is nobody's)."""
     table = ctx().service.table
     if table is None or table.record.is_finished or table.record.is_demo:
+        return None
+    return table.record
+
+
+def require_confirmation(data: dict[str, Any]) -> None:
+    """Refuse (409) to discard a person's unfinished game unless ``abandon`` names it."""
+    record = persons_game_in_play()
+    if record is None:
         return
-    record = table.record
     if data.get("abandon") != record.id:
         title = GAME_TITLES.get(record.game, record.game)
         raise IllegalAction(
@@ -350,8 +359,7 @@ def camera_frame():
     person's game is in play (``FRAME_RULE``; the demo's table is nobody's secret)."""
     require_host()
     attached = camera()
-    table = ctx().service.table
-    if table is not None and not table.record.is_finished and not table.record.is_demo:
+    if persons_game_in_play() is not None:
         raise IllegalAction(
             "a game is in play: the camera's frame would show its secrets", rule=FRAME_RULE
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from contextlib import contextmanager
 
 import cv2
 import numpy as np
@@ -72,6 +73,33 @@ def end_the_game(service):
             toasts[0] if toasts else next(a for a in actions if a["type"] == "pass"), by=HOST
         )
     raise AssertionError("the shell game did not end")
+
+
+@contextmanager
+def host_page(browser, service, settings):
+    """The Host page in Chromium, logged in, its camera panel shown: ``(page, base, open_page)``,
+    ``open_page()`` another page of the same tablet. On leaving, the browser context, the streams
+    and the server stop, and no page may have raised a script error."""
+    server = WebServer(create_app(service, settings), host="127.0.0.1", port=0, threads=8).start()
+    base = f"http://127.0.0.1:{server.port}"
+    context = browser.new_context(**TABLET)
+    errors: list[str] = []
+
+    def open_page():
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    try:
+        page = open_page()
+        log_in_as_host(page, base)
+        page.wait_for_selector("#camera-panel:not([hidden])")
+        yield page, base, open_page
+    finally:
+        context.close()
+        service.hub.close()
+        server.stop()
+    assert errors == []
 
 
 def calibrate(host, data):
@@ -157,15 +185,7 @@ def test_the_host_page_calibrates_and_the_tablet_shows_the_camera(
     tablet's Readers panel shows the camera's health."""
     table, _ = camera
     table.step()
-    server = WebServer(create_app(service, settings), host="127.0.0.1", port=0, threads=8).start()
-    base = f"http://127.0.0.1:{server.port}"
-    context = browser.new_context(**TABLET)
-    errors: list[str] = []
-    try:
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        log_in_as_host(page, base)
-        page.wait_for_selector("#camera-panel:not([hidden])")
+    with host_page(browser, service, settings) as (page, base, open_page):
         assert "calibrate the camera" in page.inner_text("#camera-status")
         # The outline is offered only once the markers were not found (a button's CSS display
         # once beat its hidden attribute and offered it from the start).
@@ -185,16 +205,10 @@ def test_the_host_page_calibrates_and_the_tablet_shows_the_camera(
                 break
             page.wait_for_timeout(50)
         assert page.evaluate(width) == SIZE[0]
-        tablet = context.new_page()
-        tablet.on("pageerror", lambda error: errors.append(str(error)))
+        tablet = open_page()
         tablet.goto(f"{base}/")
         tablet.wait_for_selector("#readers [data-camera]")
         assert "Camera:" in tablet.inner_text("#readers")
-    finally:
-        context.close()
-        service.hub.close()
-        server.stop()
-    assert errors == []
 
 
 def test_the_host_page_offers_the_outline_only_when_the_markers_are_not_found(
@@ -205,14 +219,7 @@ def test_the_host_page_offers_the_outline_only_when_the_markers_are_not_found(
     _, lens = camera
     lens.blur = True
     service.new_game("goblets", {"players": 4})
-    server = WebServer(create_app(service, settings), host="127.0.0.1", port=0, threads=8).start()
-    context = browser.new_context(**TABLET)
-    errors: list[str] = []
-    try:
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        log_in_as_host(page, f"http://127.0.0.1:{server.port}")
-        page.wait_for_selector("#camera-panel:not([hidden])")
+    with host_page(browser, service, settings) as (page, _, _):
         assert page.locator("#camera-ellipse").is_hidden()
         page.click("#camera-calibrate")
         page.wait_for_selector("#camera-ellipse", state="visible")
@@ -225,11 +232,6 @@ def test_the_host_page_offers_the_outline_only_when_the_markers_are_not_found(
         assert page.inner_text("#camera-warning").startswith("Warning: ")
         assert page.locator("#camera-ellipse").is_hidden()
         assert json.loads(settings.calibration_path.read_text())["method"] == "ellipse"
-    finally:
-        context.close()
-        service.hub.close()
-        server.stop()
-    assert errors == []
 
 
 def test_the_demo_played_for_the_camera_lists_no_readers_to_mark_broken(browser, tmp_path):
@@ -251,28 +253,16 @@ def test_the_demo_played_for_the_camera_lists_no_readers_to_mark_broken(browser,
         service, settings, frame=frame, clock=lambda: now[0]
     )
     demo.step()
-    server = WebServer(
-        create_app(service, service.config), host="127.0.0.1", port=0, threads=8
-    ).start()
-    context = browser.new_context(**TABLET)
-    errors: list[str] = []
     try:
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        log_in_as_host(page, f"http://127.0.0.1:{server.port}")
-        page.wait_for_selector("#camera-panel:not([hidden])")
-        page.wait_for_selector("#reader-controls li")
-        assert "read by the overhead camera" in page.inner_text("#reader-controls")
-        assert page.locator("#reader-controls button").count() == 0
-        page.click("#camera-look")  # the demo's table is nobody's secret: its frame is shown
-        page.wait_for_selector("#camera-frame", state="visible")
+        with host_page(browser, service, settings) as (page, _, _):
+            page.wait_for_selector("#reader-controls li")
+            assert "read by the overhead camera" in page.inner_text("#reader-controls")
+            assert page.locator("#reader-controls button").count() == 0
+            page.click("#camera-look")  # the demo's table is nobody's secret: its frame is shown
+            page.wait_for_selector("#camera-frame", state="visible")
     finally:
-        context.close()
-        service.hub.close()
-        server.stop()
         camera_table.stop()
         service.close()
-    assert errors == []
 
 
 def test_the_host_page_warns_when_the_camera_clips_the_cloth(browser, camera, service, settings):
@@ -282,14 +272,7 @@ def test_the_host_page_warns_when_the_camera_clips_the_cloth(browser, camera, se
     table, lens = camera
     lens.glare = True
     service.new_game("goblets", {"players": 4})
-    server = WebServer(create_app(service, settings), host="127.0.0.1", port=0, threads=8).start()
-    context = browser.new_context(**TABLET)
-    errors: list[str] = []
-    try:
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        log_in_as_host(page, f"http://127.0.0.1:{server.port}")
-        page.wait_for_selector("#camera-panel:not([hidden])")
+    with host_page(browser, service, settings) as (page, _, _):
         page.click("#camera-calibrate")
         page.wait_for_selector("#camera-result:has-text('Calibrated (markers)')")
         shown = page.inner_text("#camera-warning")
@@ -302,8 +285,3 @@ def test_the_host_page_warns_when_the_camera_clips_the_cloth(browser, camera, se
         page.click("#camera-calibrate")
         page.wait_for_selector("#camera-warning", state="hidden")
         assert table.view()["warning"] is None
-    finally:
-        context.close()
-        service.hub.close()
-        server.stop()
-    assert errors == []
