@@ -23,10 +23,12 @@ ms/frame of the full detector at 640x480 on realistic independent frames, OpenCV
 ``--only-speed --repeat N`` keeps each frame's best of N passes (on a shared machine other work
 only adds time, and a single pass measures the machine's load as much as the detector).
 ``--judge LEVEL:START:N`` (repeatable): the same tally on chosen seeds only (the development and
-held-out sets quoted in docs/benchmarks.md). ``--clipped LEVEL:START:N`` (repeatable): those
-seeds at 640x480 split by the share of the empty table the camera clips under the same camera
-and lamp (:func:`vision.frame.saturated_share`, the calibration's exposure warning above 1%),
-scenes exact in each part, and the clipped ones again a stop down (the warning's advice).
+held-out sets quoted in docs/benchmarks.md); with ``--surface NAME`` every one of those frames
+is drawn on that table top (``white_linen``, the reader's weakest). ``--clipped LEVEL:START:N``
+(repeatable): those seeds at 640x480 split by the share of the empty table the camera clips
+under the same camera and lamp (:func:`vision.frame.saturated_share`, the calibration's exposure
+warning above 1%), scenes exact in each part, and the clipped ones again a stop down (the
+warning's advice).
 The judge's frames are read as a game reads them, told the Houses in play (the rings of Houses
 no one plays stay in the box); ``--all-houses``: the bare detector, every House's ring possible.
 ``--reader FILE``: the token reader exported to FILE (a fine-tune's, ``training/README.md``)
@@ -156,9 +158,10 @@ def independent(frames: int, seed: int) -> None:
     independent_speed(max(frames, 20), seed)
 
 
-def judged_seeds(specs: list[str]) -> None:
+def judged_seeds(specs: list[str], surface: str | None = None) -> None:
     """The judge's tally on chosen seeds (``LEVEL:START:N``, both sizes, true homography): the
-    development and held-out sets of docs/benchmarks.md."""
+    development and held-out sets of docs/benchmarks.md; ``surface``: every frame on that
+    table top (the judge's other draws unchanged)."""
     from independent.render import render as judge_render
     from independent.score import Tally, judge
 
@@ -168,7 +171,7 @@ def judged_seeds(specs: list[str]) -> None:
         for w, h in SIZES:
             tally = Tally()
             for s in range(int(start), int(start) + int(count)):
-                image, truth = judge_render(s, level, (w, h))
+                image, truth = judge_render(s, level, (w, h), surface=surface)
                 judge(tally, s, image, truth, told_houses=TOLD_HOUSES)
             print(f"{spec:>20} {f'{w}x{h}':>9} {tally.line()}")
 
@@ -263,6 +266,12 @@ def main() -> None:
         help="the independent judge's tally on these seeds only (repeatable)",
     )
     parser.add_argument(
+        "--surface",
+        default=None,
+        metavar="NAME",
+        help="with --judge: every frame on this table top (white_linen, wood, grey, ...)",
+    )
+    parser.add_argument(
         "--clipped",
         action="append",
         default=[],
@@ -291,7 +300,7 @@ def main() -> None:
         f"numpy {np.__version__}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
     )
     if args.judge or args.clipped:
-        judged_seeds(args.judge)
+        judged_seeds(args.judge, args.surface)
         if args.clipped:
             clipped(args.clipped)
         return
