@@ -4,8 +4,9 @@ The homography is read from ``[camera] calibration`` (default
 ``<data_dir>/vision-calibration.json``). A calibration is made from the four ArUco markers on the
 empty table, or from the table's outline only when the Host accepts it (then with
 :data:`ELLIPSE_WARNING`); a frame whose cloth the camera clips is calibrated too, with a
-warning to lower the exposure (:func:`exposure_warning`). Its seat count is the game's (the
-homography does not depend on it).
+warning to lower the exposure (:func:`exposure_warning`), and so is a table that is not bare,
+with a warning naming what the camera sees on it (:func:`not_empty_warning`). Its seat count
+is the game's (the homography does not depend on it).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 from companion.core.errors import MalformedInput
 from companion.store.files import write_json
 from vision.calibrate import Calibration, find_markers, from_ellipse, from_markers
+from vision.detect import detect
 from vision.frame import saturated_share, warp
 
 CALIBRATE_RULE = "The camera is calibrated from a frame of the empty table with its four markers."
@@ -70,9 +72,9 @@ def calibrate_frame(
                 field="accept_ellipse",
             ) from None
         calibration, warning = from_ellipse(frame, seats), ELLIPSE_WARNING
-    clipped = exposure_warning(frame, calibration)
-    if clipped is not None:
-        warning = clipped if warning is None else f"{warning}; {clipped}"
+    for more in (exposure_warning(frame, calibration), not_empty_warning(frame, calibration)):
+        if more is not None:
+            warning = more if warning is None else f"{warning}; {more}"
     return calibration, warning, points(markers)
 
 
@@ -87,6 +89,50 @@ def exposure_warning(frame: np.ndarray, calibration: Calibration) -> str | None:
         "and those reveal areas read as not seen; lower the exposure ([camera] exposure, e.g. "
         "-1) or dim the lamp, then calibrate again"
     )
+
+
+def not_empty_warning(frame: np.ndarray, calibration: Calibration) -> str | None:
+    """What to tell the Host when the camera sees Coaster rings or revealed tokens on the table
+    it was calibrated on (None when it sees the bare cloth): the exposure is judged on the bare
+    cloth (:func:`exposure_warning`), and a table set for play when the Host meant to clear it
+    is worth a second look. Areas the detector holds as not seen name nothing (a hot spot is the
+    exposure warning's); on the bare tables of the independent renderer and of the twin it
+    names nothing (tests/vision/test_exposure.py)."""
+    try:
+        found = detect(frame, calibration)
+    except MalformedInput:  # a frame the detector cannot read: the markers' result stands
+        return None
+    seated = sorted({ring.seat for ring in found.rings.rings if ring.seat is not None})
+    loose = sum(ring.seat is None for ring in found.rings.rings)
+    poured = [
+        s for s, counts in sorted((found.tokens or {}).items()) if counts and any(counts.values())
+    ]
+    seen = []
+    if seated:
+        seen.append(
+            f"Coaster rings at {_seats(seated)}"
+            if len(seated) > 1
+            else f"a Coaster ring at {_seats(seated)}"
+        )
+    if loose:
+        seen.append(
+            "a Coaster ring off the seats" if loose == 1 else f"{loose} Coaster rings off the seats"
+        )
+    if poured:
+        seen.append(f"tokens in the reveal area of {_seats(poured)}")
+    if not seen:
+        return None
+    return (
+        f"the table is not bare (the camera sees {'; '.join(seen)}): clear it and calibrate "
+        "again, so that the exposure is judged on the cloth alone"
+    )
+
+
+def _seats(seats: list[int]) -> str:
+    """The seats in words: seat 2, seats 0 and 3, seats 0, 1 and 2."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
 
 
 def annotated_jpeg(frame: np.ndarray, calibration: Calibration | None) -> bytes | None:

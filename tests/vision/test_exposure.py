@@ -9,14 +9,20 @@ import json
 import re
 
 import cv2
+import pytest
 from independent.render import render
 from independent.score import Tally, judge
 
 from companion.cli import main
-from companion.service.camera_calibration import MAX_SATURATED, calibrate_frame
+from companion.service.camera_calibration import (
+    MAX_SATURATED,
+    calibrate_frame,
+    not_empty_warning,
+)
 from vision.calibrate import Calibration
 from vision.detect import detect
 from vision.frame import saturated_share, warp
+from vision.render import render_frame
 
 SIZE = (640, 480)
 
@@ -45,6 +51,33 @@ def test_a_clipped_cloth_is_calibrated_with_a_warning_to_lower_the_exposure():
 def test_a_well_exposed_table_gets_no_warning():
     image, truth = _empty_table(63000, "realistic")
     assert calibrate_frame(image, truth.seats, accept_ellipse=False)[1] is None
+
+
+def test_a_table_that_is_not_bare_is_calibrated_with_a_warning_naming_what_is_on_it():
+    # Realistic 63001 set for play: Goblets on their rings, tokens poured out.
+    image, truth = render(63001, "realistic", SIZE)
+    calibration, warning, _ = calibrate_frame(image, truth.seats, accept_ellipse=False)
+    assert calibration.method == "markers"
+    assert warning is not None and warning.startswith("the table is not bare")
+    rings = [seat for seat, house in sorted(truth.rings.items()) if house is not None]
+    poured = [seat for seat, counts in sorted(truth.tokens.items()) if any(counts.values())]
+    assert len(rings) > 1 and len(poured) > 1
+    listed = lambda seats: ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"  # noqa: E731
+    assert f"Coaster rings at seats {listed(rings)}" in warning
+    assert f"tokens in the reveal area of seats {listed(poured)}" in warning
+    assert "calibrate again" in warning
+
+
+@pytest.mark.parametrize(
+    ("seed", "level"), [(63000, "realistic"), (63002, "hard"), (64031, "hard")]
+)
+def test_a_bare_table_names_nothing_on_it(seed, level):
+    # 64031 is the clipped linen above: its warning is the exposure's alone.
+    image, truth = _empty_table(seed, level)
+    assert not_empty_warning(image, Calibration(truth.seats, truth.homography, SIZE)) is None
+    twin, twin_truth = render_frame(seed, noise="realistic", size=SIZE, empty=True)
+    calibration = Calibration(twin_truth.scene.seats, twin_truth.homography, SIZE)
+    assert not_empty_warning(twin, calibration) is None
 
 
 def test_what_the_clip_hid_is_not_seen_and_is_read_once_the_exposure_is_lowered():
