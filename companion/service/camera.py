@@ -324,11 +324,15 @@ class CameraTable:
         else:
             self.loop.calibration = calibration
 
-    def calibrate(self, *, accept_ellipse: bool = False, seats: int | None = None) -> dict:
+    def calibrate(
+        self, *, accept_ellipse: bool = False, seats: int | None = None, in_play: bool = False
+    ) -> dict:
         """Calibrate from a fresh frame of the empty table and store it (see the module docstring).
 
         From the four markers; without them only from the table's outline, and only when
-        ``accept_ellipse`` (then with :data:`ELLIPSE_WARNING`). Returns what was found:
+        ``accept_ellipse`` (then with :data:`ELLIPSE_WARNING`). ``in_play``: a person's game is
+        in play, and the table's contents are not looked at
+        (:func:`~companion.service.camera_calibration.calibrate_frame`). Returns what was found:
         ``{"method", "markers": {id: [x, y]}, "seats": [{"seat", "spot", "reveal"}], "warning"}``
         (frame pixels).
         """
@@ -347,7 +351,7 @@ class CameraTable:
             if frame is None:
                 raise IllegalAction("the camera gives no frame", rule=CALIBRATE_RULE)
             calibration, warning, markers = calibrate_frame(
-                frame, seats, accept_ellipse=accept_ellipse
+                frame, seats, accept_ellipse=accept_ellipse, in_play=in_play
             )
             save_calibration(self.calibration_path, calibration)
             self.warning = warning

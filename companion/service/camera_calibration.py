@@ -54,12 +54,25 @@ def save_calibration(path: Path, calibration: Calibration) -> None:
     write_json(path, calibration.to_json())
 
 
+IN_PLAY_NOTE = (
+    "a game is in play: the exposure and what lies on the table are checked only while no game "
+    "of yours is in play (from above the camera sees into the Goblets and behind the screens)"
+)
+"""The calibration's note in place of the table's checks while a person's game is in play."""
+
+
 def calibrate_frame(
-    frame: np.ndarray, seats: int, *, accept_ellipse: bool
+    frame: np.ndarray, seats: int, *, accept_ellipse: bool, in_play: bool = False
 ) -> tuple[Calibration, str | None, dict[str, list[float]]]:
     """The calibration ``frame`` of the empty table gives for ``seats`` seats, its warning (None
-    from the markers on a well-exposed table) and the markers found; without the markers, 400
-    naming ``accept_ellipse`` unless it is true."""
+    from the markers on a well-exposed, bare table) and the markers found; without the markers,
+    400 naming ``accept_ellipse`` unless it is true.
+
+    ``in_play``: a person's game is in play, and the Host who calibrates is a player. The
+    markers are printed paper and the homography depends on nothing else, but the exposure's
+    clipped share and what the camera sees on the table depend on what lies there (a white
+    Antidote in a Goblet clips, a supply behind a screen may lie in a reveal area): then neither
+    is looked at and the warning is :data:`IN_PLAY_NOTE`, the same whatever the table holds."""
     markers = find_markers(frame)
     try:
         calibration, warning = from_markers(frame, seats), None
@@ -72,7 +85,12 @@ def calibrate_frame(
                 field="accept_ellipse",
             ) from None
         calibration, warning = from_ellipse(frame, seats), ELLIPSE_WARNING
-    for more in (exposure_warning(frame, calibration), not_empty_warning(frame, calibration)):
+    checks = (
+        [IN_PLAY_NOTE]
+        if in_play
+        else [exposure_warning(frame, calibration), not_empty_warning(frame, calibration)]
+    )
+    for more in checks:
         if more is not None:
             warning = more if warning is None else f"{warning}; {more}"
     return calibration, warning, points(markers)

@@ -332,7 +332,8 @@ def camera_calibrate():
     """``{"accept_ellipse": bool, "seats": n}``: calibrate from a frame of the empty table.
 
     From the four markers; without them, 400 naming ``accept_ellipse`` unless it is true (then
-    from the table's outline, stored with a warning). Returns the markers and seats found.
+    from the table's outline, stored with a warning). Returns the markers and seats found; while
+    a person's game is in play nothing that depends on the table's contents (``FRAME_RULE``).
     """
     require_host()
     data = body()
@@ -342,7 +343,8 @@ def camera_calibrate():
     seats = data.get("seats")
     if seats is not None:
         whole(seats, "seats", "must be a number of seats (2-6)")
-    return jsonify(camera().calibrate(accept_ellipse=accept, seats=seats))
+    in_play = persons_game_in_play() is not None
+    return jsonify(camera().calibrate(accept_ellipse=accept, seats=seats, in_play=in_play))
 
 
 FRAME_RULE = (

@@ -21,6 +21,7 @@ from companion.core import registry
 from companion.core.game import HOST, PUBLIC
 from companion.service import Service
 from companion.service.camera import CameraTable
+from companion.service.camera_calibration import IN_PLAY_NOTE
 from companion.web import create_app
 from companion.web.server import WebServer
 from vision import render
@@ -110,16 +111,18 @@ def calibrate(host, data):
 def test_the_host_calibrates_from_the_markers_and_sees_the_frame(host, camera, settings, service):
     table, _ = camera
     client, _ = host
+    end_the_game(service)
     reply = calibrate(host, {})
     assert reply.status_code == 200, reply.get_json()
     found = reply.get_json()
     assert found["method"] == "markers" and sorted(found["markers"]) == ["0", "1", "2", "3"]
     assert [s["seat"] for s in found["seats"]] == [0, 1, 2, 3]
-    assert found["warning"] is None
+    assert found["warning"] is None  # a bare, well-exposed table
     stored = json.loads(settings.calibration_path.read_text())
     assert stored["method"] == "markers" and stored["image_size"] == list(SIZE)
-    # The shell game is in play: from above the camera sees into its cups, and the Host is a
-    # player (the Arm's Length Rule). Once it has ended the Host may look at the table.
+    # A game is in play: from above the camera sees into its Goblets, and the Host is a player
+    # (the Arm's Length Rule). Once it has ended the Host may look at the table.
+    service.new_game("shellgame", {"players": 3})
     refused = client.get("/api/host/camera/frame.jpg")
     assert refused.status_code == 409 and refused.mimetype == "application/json"
     assert "Arm's Length Rule" in refused.get_json()["rule"]
@@ -130,6 +133,37 @@ def test_the_host_calibrates_from_the_markers_and_sees_the_frame(host, camera, s
     assert (image.shape[1], image.shape[0]) == SIZE
     assert client.get("/api/host/camera").get_json()["calibrated"] is True
     assert table.calibration is not None
+
+
+def test_while_a_game_is_in_play_the_calibration_says_the_same_whatever_the_table_holds(
+    host, camera, service
+):
+    """Noninterference: the Host is a player. With a game in play, two tables that differ in
+    what the camera would see on them (a lamp's hot spot that clips the cloth, tokens poured
+    in the reveal areas, or neither) give the same answer; with no game in play the same two
+    tables give different warnings, so the comparison can fail."""
+    synthetic, lens = camera[1].camera, camera[1]
+    poured = render.Scene(4, tokens={0: {"wine": 2, "antidote": 1}, 2: {"poison": 1}})
+
+    def answers():
+        replies = []
+        for glare, scene in ((False, render.Scene(4)), (True, poured)):
+            lens.glare, synthetic.scene = glare, scene
+            reply = calibrate(host, {})
+            assert reply.status_code == 200, reply.get_json()
+            found = reply.get_json()
+            replies.append((found["method"], sorted(found["markers"]), found["warning"]))
+        return replies
+
+    bare, laid = answers()  # the shell game is in play
+    assert bare == laid and bare[2] == IN_PLAY_NOTE
+    end_the_game(service)
+    bare, laid = answers()
+    assert bare[2] is None
+    assert (
+        "the camera saturates" in laid[2]
+        and "tokens in the reveal area of seats 0 and 2" in laid[2]
+    )
 
 
 def test_an_outline_only_calibration_is_refused_without_the_flag(host, camera, settings):
@@ -271,7 +305,7 @@ def test_the_host_page_warns_when_the_camera_clips_the_cloth(browser, camera, se
     the camera's view."""
     table, lens = camera
     lens.glare = True
-    service.new_game("goblets", {"players": 4})
+    end_the_game(service)  # the table's checks are made only while no game is in play
     with host_page(browser, service, settings) as (page, _, _):
         page.click("#camera-calibrate")
         page.wait_for_selector("#camera-result:has-text('Calibrated (markers)')")
