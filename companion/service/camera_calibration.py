@@ -55,8 +55,8 @@ def save_calibration(path: Path, calibration: Calibration) -> None:
 
 
 IN_PLAY_NOTE = (
-    "a game is in play: the exposure and what lies on the table are checked only while no game "
-    "of yours is in play (from above the camera sees into the Goblets and behind the screens)"
+    "a game is in play, so the exposure and the bare table were not checked (from above the "
+    "camera sees into the Goblets and behind the screens): calibrate again once it has ended"
 )
 """The calibration's note in place of the table's checks while a person's game is in play."""
 
