@@ -327,22 +327,15 @@ class CameraTable:
     def calibrate(
         self, *, accept_ellipse: bool = False, seats: int | None = None, in_play: bool = False
     ) -> dict:
-        """Calibrate from a fresh frame of the empty table and store it (see the module docstring).
-
-        From the four markers; without them only from the table's outline, and only when
-        ``accept_ellipse`` (then with :data:`ELLIPSE_WARNING`). ``in_play``: a person's game is
-        in play, and the table's contents are not looked at
-        (:func:`~companion.service.camera_calibration.calibrate_frame`). Returns what was found:
+        """Calibrate from a fresh frame of the empty table and store it: from the markers, or
+        the outline when ``accept_ellipse``; ``in_play``: a person's game is in play, the table's
+        contents are not looked at (:func:`camera_calibration.calibrate_frame`). Returns
         ``{"method", "markers": {id: [x, y]}, "seats": [{"seat", "spot", "reveal"}], "warning"}``
-        (frame pixels).
-        """
+        (frame pixels)."""
         table = self.service.table
         if seats is None:
-            seats = (
-                len(table.state.places)
-                if table is not None and table.record.game == "goblets"
-                else 4
-            )
+            goblets = table is not None and table.record.game == "goblets"
+            seats = len(table.state.places) if goblets else 4
             seats = max(2, min(MAX_SEATS, seats))
         with self.lock:
             frame = self.tap.read()
