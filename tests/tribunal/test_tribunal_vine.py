@@ -68,7 +68,7 @@ def test_a_marker_on_the_bottom_space_loses():
     judge(state, "guilty", "red")
     tap(state, "reputation_down", 3)
     assert positions(state) == (4, 0)
-    assert state.board.doom == "reputation on the bottom space"
+    assert state.board.doom == "Reputation on the bottom space"  # the rulebook's marker name
     assert state.legal_actions() == [{"type": "end_sentence"}, {"type": "undo"}]
     end(state)
     assert state.is_over()

@@ -13,6 +13,7 @@ from typing import Any
 from companion.core.game import Event
 from companion.core.games.tribunal.pool import GUILTY, Pool
 from companion.core.games.tribunal.vine import Vine, step_down, step_up
+from companion.core.games.tribunal.words import MARKER_WORDS
 
 MOMENTUM_CUBES = 7
 """Setup: "Place 7 red cubes in the Momentum Box." Also the box's size for "missing" cubes."""
@@ -95,7 +96,7 @@ def move_marker(board: Board, vine: Vine, marker: str, steps: int, up: bool) -> 
         if marker == "legitimacy" and after != before and vine.label(after) == "W":
             events.extend(_blue_enters(board))
         if vine.is_bottom(after):
-            board.doom = f"{marker} on the bottom space"
+            board.doom = f"{MARKER_WORDS[marker]} on the bottom space"
             events.append({"event": "lost", "reason": board.doom})
             break
     return events
