@@ -222,7 +222,11 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--widths", default="12,20,32")
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--resume", default=None)
+    parser.add_argument(
+        "--resume",
+        default=None,
+        help="a checkpoint (OUT.ckpt, written after every epoch): go on from its next epoch",
+    )
     parser.add_argument(
         "--from-onnx", default=None, help="teach further an exported reader (its norms frozen)"
     )
@@ -235,19 +239,27 @@ def main() -> None:
     train_i, val_i = np.flatnonzero(~held), np.flatnonzero(held)
     print(f"{len(train_i)} training lessons, {len(val_i)} held out", flush=True)
     net = TokenNet(tuple(int(w) for w in args.widths.split(",")))
-    if args.resume:
-        net.load_state_dict(torch.load(args.resume))
     if args.from_onnx:
         from_onnx(net, args.from_onnx)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(train_i) / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, args.lr, total_steps=steps, pct_start=0.1)
+    first = 0
+    if args.resume:  # the whole state, so that a teach stopped between epochs goes on as if not
+        saved = torch.load(args.resume, weights_only=False)
+        net.load_state_dict(saved["net"])
+        opt.load_state_dict(saved["opt"])
+        sched.load_state_dict(saved["sched"])
+        rng.bit_generator.state = saved["rng"]
+        torch.set_rng_state(saved["torch_rng"])
+        first = saved["epoch"] + 1
+        print(f"resumed after epoch {saved['epoch']}", flush=True)
     bce = nn.BCELoss()
     val_truth = truth_counts([rows[i] for i in val_i])
     val_covers = np.stack([covers[i] for i in val_i])
     if args.from_onnx:  # where the fine-tune starts from, on the same held-out lessons
         report(read(net, crops[val_i]), val_truth, val_covers, -1, float("nan"), 0.0)
-    for epoch in range(args.epochs):
+    for epoch in range(first, args.epochs):
         net.train()
         if args.from_onnx:
             freeze_norms(net)
@@ -282,6 +294,15 @@ def main() -> None:
             time.time() - t0,
         )
         torch.save(net.state_dict(), args.out + ".pt")
+        checkpoint = {
+            "net": net.state_dict(),
+            "opt": opt.state_dict(),
+            "sched": sched.state_dict(),
+            "rng": rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state(),
+            "epoch": epoch,
+        }
+        torch.save(checkpoint, args.out + ".ckpt")
     net.eval()
     torch.onnx.export(
         net,
