@@ -148,7 +148,7 @@ def run_render(args: argparse.Namespace) -> int:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Print (or write) the calibration of an image."""
-    from companion.service.camera_calibration import exposure_warning, not_empty_warning
+    from companion.service.camera_calibration import table_warnings
     from vision.calibrate import calibrate
 
     image = read_image(args.image)
@@ -159,9 +159,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
             "the bottom of the frame and a tilted camera misplaces the seats",
             file=sys.stderr,
         )
-    for warning in (exposure_warning(image, calibration), not_empty_warning(image, calibration)):
-        if warning is not None:
-            print(f"warning: {warning}", file=sys.stderr)
+    for warning in table_warnings(image, calibration):
+        print(f"warning: {warning}", file=sys.stderr)
     text = json.dumps(calibration.to_json(), indent=1) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")

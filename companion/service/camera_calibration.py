@@ -85,15 +85,16 @@ def calibrate_frame(
                 field="accept_ellipse",
             ) from None
         calibration, warning = from_ellipse(frame, seats), ELLIPSE_WARNING
-    checks = (
-        [IN_PLAY_NOTE]
-        if in_play
-        else [exposure_warning(frame, calibration), not_empty_warning(frame, calibration)]
-    )
-    for more in checks:
-        if more is not None:
-            warning = more if warning is None else f"{warning}; {more}"
+    for more in [IN_PLAY_NOTE] if in_play else table_warnings(frame, calibration):
+        warning = more if warning is None else f"{warning}; {more}"
     return calibration, warning, points(markers)
+
+
+def table_warnings(frame: np.ndarray, calibration: Calibration) -> list[str]:
+    """What the calibration frame's table says to the Host: the exposure's warning and the bare
+    table's (:func:`exposure_warning`, :func:`not_empty_warning`), those that apply."""
+    found = (exposure_warning(frame, calibration), not_empty_warning(frame, calibration))
+    return [warning for warning in found if warning is not None]
 
 
 def exposure_warning(frame: np.ndarray, calibration: Calibration) -> str | None:

@@ -333,7 +333,8 @@ def camera_calibrate():
 
     From the four markers; without them, 400 naming ``accept_ellipse`` unless it is true (then
     from the table's outline, stored with a warning). Returns the markers and seats found; while
-    a person's game is in play nothing that depends on the table's contents (``FRAME_RULE``).
+    a person's game is in play its warning says nothing that depends on the table's contents
+    (``FRAME_RULE``).
     """
     require_host()
     data = body()
