@@ -253,7 +253,7 @@ def main() -> None:
         rng.bit_generator.state = saved["rng"]
         torch.set_rng_state(saved["torch_rng"])
         first = saved["epoch"] + 1
-        print(f"resumed after epoch {saved['epoch']}", flush=True)
+        print(f"resumed after epoch {saved['epoch'] + 1}", flush=True)  # as report() counts
     bce = nn.BCELoss()
     val_truth = truth_counts([rows[i] for i in val_i])
     val_covers = np.stack([covers[i] for i in val_i])
