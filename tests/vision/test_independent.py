@@ -194,6 +194,26 @@ def test_white_linen_whose_weave_reaches_the_clip_is_not_mottled(size):
     assert detect(image, calibration, houses=truth.houses).tokens[2] == truth.tokens[2]
 
 
+@pytest.mark.parametrize(
+    ("seed", "seat", "want"),
+    [
+        # White linen clipped under a lamp's hot spot, an Antidote clipped into it beside
+        # another and three Poisons: the network's peak on its face hesitates under PEAK in
+        # one reading and stands in the mirror images' average (before: one Antidote short,
+        # the one scene of the 125 of record not exact at 1280x720).
+        (75003, 5, {"poison": 3, "antidote": 2}),
+        # A gap of pale linen hemmed in by a Unicorn Antidote, Wines and Poisons: a phantom
+        # Antidote in one reading, under PEAK in the average (before: one Antidote too many).
+        (140146, 0, {"wine": 4, "poison": 2, "unicorn_antidote": 1}),
+    ],
+)
+def test_an_area_the_reader_hesitates_over_is_read_in_its_mirror_images(seed, seat, want):
+    truth, found = seat_read(seed, "realistic", (1280, 720), seat)
+    assert {k: n for k, n in truth.tokens[seat].items() if n} == want
+    assert seat not in truth.covered
+    assert found == truth.tokens[seat]
+
+
 @pytest.mark.parametrize("extra", ["hand", "glare"])
 def test_a_covered_area_is_not_seen_never_misread(extra):
     result = tally(range(900, 910), "realistic", (640, 480), **{extra: True})

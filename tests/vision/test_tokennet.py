@@ -8,6 +8,7 @@ the module states on maps written by hand, and the teacher's lessons on its own 
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -53,6 +54,16 @@ def test_two_kinds_peaking_at_one_place_are_one_token_of_the_stronger():
     counts = tokennet.counts_of(maps)
     assert counts["ogre_poison"] == 1
     assert sum(counts.values()) == 1
+
+
+def test_two_equal_touching_peak_cells_are_one_token():
+    # A token centred between two cells, read in its mirror images too, peaks equally in both.
+    maps = _maps()
+    y, x = _cell(-20, 5)
+    maps[KINDS.index("poison"), y - 1 : y + 2, x - 1 : x + 3] = 0.3
+    maps[KINDS.index("poison"), y, x : x + 2] = 0.73
+    _peak(maps, "poison", 20, 5)  # and a second token a token's diameter away
+    assert tokennet.counts_of(maps)["poison"] == 2
 
 
 def test_a_weak_peak_or_one_beyond_the_area_is_no_token():
@@ -144,3 +155,45 @@ def test_a_lesson_puts_each_token_where_its_colour_is(stress):
             assert r > g + 20 and r > b + 10, (kind, x, y, (b, g, r))
             checked += 1
     assert checked > 0
+
+
+def _lesson_with_tokens() -> tuple[np.ndarray, list]:
+    """A teacher's crop (already at the network's input size) with three tokens or more."""
+    for crop, rows, _cover in crops.lessons(12):
+        if len(rows) >= 3:
+            return crop, rows
+    raise AssertionError("no lesson with three tokens in the first twelve frames")
+
+
+def test_an_area_read_in_its_mirrors_reads_the_same_whichever_mirror_the_camera_saw():
+    # The four views are a group: mirroring the crop only mirrors the averaged maps. A mirror
+    # undone on the wrong axis breaks this (and puts each token's peak in four places).
+    crop, _rows = _lesson_with_tokens()
+    seen = tokennet.mirrored_maps([crop], tokennet.maps_of([crop]))[0]
+    for code, axes in ((1, -1), (0, -2), (-1, (-2, -1))):
+        flipped = cv2.flip(crop, code)
+        again = tokennet.mirrored_maps([flipped], tokennet.maps_of([flipped]))[0]
+        assert np.allclose(np.flip(again, axis=axes), seen, atol=1e-5), code
+
+
+def test_an_area_read_in_its_mirrors_keeps_each_token_where_it_lies():
+    crop, rows = _lesson_with_tokens()
+    maps = tokennet.mirrored_maps([crop], tokennet.maps_of([crop]))[0]
+    best = maps[: len(KINDS)].max(axis=0)
+    for kind, x, y in rows:
+        # Input px to output cells: the maps are half the input's side.
+        row, col = int(y / 2), int(x / 2)
+        near = best[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2]
+        assert near.max() > tokennet.PEAK, (KINDS[int(kind)], x, y, near.max())
+
+
+def test_only_an_area_the_network_hesitated_over_is_read_again():
+    maps = _maps()
+    _peak(maps, "wine", 0, 0, 0.95)
+    maps[len(KINDS), 10:12, 10:14] = 1.0  # a cover the network is unsure of changes nothing
+    assert not tokennet.doubtful(maps)  # sure of its one token
+    _peak(maps, "antidote", 25, 0, 0.3)  # an Antidote, maybe
+    assert tokennet.doubtful(maps)
+    maps = _maps()
+    _peak(maps, "poison", -25, 0, 0.1)  # a flicker in the cloth, far under PEAK
+    assert not tokennet.doubtful(maps)
