@@ -165,4 +165,3 @@ def test_views_do_not_leak(name, options, seed):
                 f"{viewer} can tell apart two histories after {action}"
             )
     assert substitutions > 0, "the game offered no hidden alternative to test its views with"
-
