@@ -7,7 +7,9 @@ token kind, peaking at each token's centre (a heat map, CenterNet's way of count
 that touch), and one of what covers the area (a hand, a goblet's bowl, glare, a card). The
 tokens are the maps' peaks above :data:`PEAK` inside the area; an area whose cover map covers
 more than :data:`COVERED` of it is not seen (None), never guessed. Where an area reaches a marker,
-the marker's keep-out is not looked at (:func:`clear_of_markers`).
+the marker's keep-out is not looked at (:func:`clear_of_markers`). An area whose maps show the
+network hesitating (:func:`doubtful`) is read again in its three mirror images and its tokens
+decided on the four readings' mean (:func:`mirrored_maps`).
 
 The network was taught on frames of :mod:`training.scenes` (its own renderer, sharing no code
 with the judge in ``tests/vision/independent``), through the detector's own light fit and

@@ -62,7 +62,7 @@ def test_two_equal_touching_peak_cells_are_one_token():
     y, x = _cell(-20, 5)
     maps[KINDS.index("poison"), y - 1 : y + 2, x - 1 : x + 3] = 0.3
     maps[KINDS.index("poison"), y, x : x + 2] = 0.73
-    _peak(maps, "poison", 20, 5)  # and a second token a token's diameter away
+    _peak(maps, "poison", 20, 5)  # and a second token, two diameters away
     assert tokennet.counts_of(maps)["poison"] == 2
 
 
