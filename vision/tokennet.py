@@ -93,6 +93,12 @@ def clear_of_markers(seats: int) -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
+def _strongest(maps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The strongest kind's map of one area, and where it is the highest of its 3x3 cells."""
+    best = maps[: len(KINDS)].max(axis=0)
+    return best, best >= cv2.dilate(best, np.ones((3, 3), np.uint8))
+
+
 def counts_of(maps: np.ndarray, clear: np.ndarray | None = None) -> dict[str, int] | None:
     """One area's counts by kind from its six maps, or None where something covers it.
 
@@ -105,9 +111,8 @@ def counts_of(maps: np.ndarray, clear: np.ndarray | None = None) -> dict[str, in
     if float(maps[len(KINDS)][_IN_AREA & looked].sum()) > COVERED:
         return None
     heat = maps[: len(KINDS)]
-    best = heat.max(axis=0)
-    top = cv2.dilate(best, np.ones((3, 3), np.uint8))
-    peaks = ((best >= top) & (best > PEAK) & INSIDE & looked).astype(np.uint8)
+    best, highest = _strongest(maps)
+    peaks = (highest & (best > PEAK) & INSIDE & looked).astype(np.uint8)
     # Touching peak cells are one token whose centre lies between them (two equal cells: a map
     # averaged with its mirror image is equal on both sides of a token centred between cells);
     # two tokens' centres lie at least 0.9 of a diameter apart, about five cells.
@@ -122,17 +127,16 @@ def counts_of(maps: np.ndarray, clear: np.ndarray | None = None) -> dict[str, in
 
 DOUBT = (0.15, 0.8)
 """A peak of the strongest kind between these is one the network hesitated over."""
-MIRRORS = (1, 0, -1)
-"""``cv2.flip`` codes of an area's three mirror images: left to right, top to bottom, both (a
-half turn)."""
+MIRRORS = {1: -1, 0: -2, -1: (-2, -1)}
+"""An area's three mirror images: each ``cv2.flip`` code (left to right, top to bottom, both: a
+half turn) and the axes of the maps it flips."""
 
 
 def doubtful(maps: np.ndarray) -> bool:
     """Whether one area's maps hold a peak the network hesitated over (:data:`DOUBT`): such an
     area's tokens are read again in its mirror images (:func:`mirrored_maps`)."""
-    best = maps[: len(KINDS)].max(axis=0)
-    top = cv2.dilate(best, np.ones((3, 3), np.uint8))
-    peaks = best[(best >= top) & INSIDE]
+    best, highest = _strongest(maps)
+    peaks = best[highest & INSIDE]
     return bool(((peaks > DOUBT[0]) & (peaks < DOUBT[1])).any())
 
 
@@ -148,9 +152,9 @@ def mirrored_maps(crops: list[np.ndarray], maps: np.ndarray) -> np.ndarray:
     them the camera had seen."""
     views = [cv2.flip(crop, code) for code in MIRRORS for crop in crops]
     seen = maps_of(views).reshape(len(MIRRORS), len(crops), *maps.shape[1:])
-    total = maps.astype(np.float32).copy()
-    for code, each in zip(MIRRORS, seen, strict=True):
-        total += np.flip(each, axis={1: -1, 0: -2, -1: (-2, -1)}[code])
+    total = maps.astype(np.float32)  # a copy: the caller's maps stay as they were
+    for axes, each in zip(MIRRORS.values(), seen, strict=True):
+        total += np.flip(each, axis=axes)
     return total / (len(MIRRORS) + 1)
 
 
