@@ -79,3 +79,21 @@ def test_the_log_reads_as_sentences():
     assert any(line.startswith(jumped) for line in lines)
     assert lines[-1] == "The drawn cubes go back: the bag holds 6 red, 3 white."
     assert not [line for line in lines if re.search(r"[{}\[\]_]", line)], lines
+
+
+def test_a_lost_game_is_logged_as_the_losing_effect_then_the_end_with_its_reason_once():
+    """ "You will also lose if you are instructed to remove a white cube from the Judgment Pool and
+    there are none": the log says the moment (still undoable) and then the end, the reason once."""
+    state = start()
+    state.apply({"type": "hear"})
+    state.apply({"type": "verdict", "verdict": "guilty"})
+    state.apply({"type": "draw", "cube": "red"})
+    while not state.board.doom:
+        tap(state, "remove_white")
+    state.apply({"type": "end_sentence"})
+    lines = state.view(PUBLIC)["log_lines"]
+    assert lines[-2:] == [
+        "You will lose (end the sentence to confirm, or undo a mis-tap).",
+        "Lost: a hardening of the heart.",
+    ]
+    assert sum("hardening" in line for line in lines) == 1, lines

@@ -138,7 +138,9 @@ def _said(event: Mapping[str, Any], vine: Vine, title: Callable[[str], str]) -> 
     if kind == "white_removed":
         return f"A white cube is removed from the Judgment Pool ({event['white']} white)."
     if kind == "lost":
-        return f"The game is lost: {event['reason']}."
+        # The moment of the loss, which a mis-tap's undo can still take back; the game's end
+        # ("game_over", confirmed by "end of sentence") says the reason, so it is not said twice.
+        return "You will lose (end the sentence to confirm, or undo a mis-tap)."
     if kind == "undo":
         return f"Undone: {effect_line(event['effect'], event['n'])}."
     if kind == "sentence_done":
