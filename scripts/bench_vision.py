@@ -25,10 +25,10 @@ only adds time, and a single pass measures the machine's load as much as the det
 ``--judge LEVEL:START:N`` (repeatable): the same tally on chosen seeds only (the development and
 held-out sets quoted in docs/benchmarks.md); with ``--surface NAME`` every one of those frames
 is drawn on that table top (``white_linen``, the reader's weakest). ``--clipped LEVEL:START:N``
-(repeatable): those seeds at 640x480 split by the share of the empty table the camera clips
-under the same camera and lamp (:func:`vision.frame.saturated_share`, the calibration's exposure
-warning above 1%), scenes exact in each part, and the clipped ones again a stop down (the
-warning's advice).
+(repeatable): those seeds at both sizes split by the share of the same scene's empty table the
+camera clips under its camera and lamp (:func:`vision.frame.saturated_share`, the calibration's
+exposure warning above 1%), scenes exact in each part, and the clipped ones again a stop down
+(the warning's advice).
 The judge's frames are read as a game reads them, told the Houses in play (the rings of Houses
 no one plays stay in the box); ``--all-houses``: the bare detector, every House's ring possible.
 ``--reader FILE``: the token reader exported to FILE (a fine-tune's, ``training/README.md``)
@@ -176,9 +176,12 @@ def judged_seeds(specs: list[str], surface: str | None = None) -> None:
             print(f"{spec:>20} {f'{w}x{h}':>9} {tally.line()}")
 
 
-def clipped(specs: list[str], size: tuple[int, int] = (640, 480)) -> None:
-    """Scenes exact on the judge's frames with the empty table clipped above and at most
-    :data:`companion.service.camera_calibration.MAX_SATURATED` (the exposure warning's bound)."""
+def clipped(specs: list[str]) -> None:
+    """Scenes exact on the judge's frames, both sizes, with the empty table clipped above and at
+    most :data:`companion.service.camera_calibration.MAX_SATURATED` (the exposure warning's
+    bound); the empty table is the same scene's with nothing on it, under its lamp and camera
+    (what the Host calibrates on). The clipped ones are judged again a stop down, as the warning
+    advises; the scenes missed in each part are listed."""
     from independent.render import render as judge_render
     from independent.score import Tally, judge
 
@@ -186,26 +189,33 @@ def clipped(specs: list[str], size: tuple[int, int] = (640, 480)) -> None:
     from vision.frame import saturated_share, warp
 
     cv2.setNumThreads(1)
-    parts = {False: Tally(), True: Tally()}
-    lowered = Tally()  # the clipped ones again, shot as the warning advises: a stop down
-    worst: list[tuple[float, int]] = []
-    for spec in specs:
-        level, start, count = spec.split(":")
-        for s in range(int(start), int(start) + int(count)):
-            bare, truth = judge_render(s, level, size, empty=True)
-            share = saturated_share(warp(bare, truth.homography))
-            image, truth = judge_render(s, level, size)
-            judge(parts[share > MAX_SATURATED], s, image, truth, told_houses=TOLD_HOUSES)
-            worst.append((share, s))
-            if share > MAX_SATURATED:
-                image, truth = judge_render(s, level, size, stops=-1.0)
-                judge(lowered, s, image, truth, told_houses=TOLD_HOUSES)
-    print(f"\nthe empty table clipped, {size[0]}x{size[1]}: {', '.join(specs)}")
-    for over, tally in parts.items():
-        name = f"{'over' if over else 'at most'} {MAX_SATURATED:.0%}"
-        print(f"{name:>21}: {tally.exact:>4}/{tally.frames:<4} scenes exact")
-    print(f"{'over, a stop down':>21}: {lowered.exact:>4}/{lowered.frames:<4} scenes exact")
-    print("most clipped: " + ", ".join(f"{s} {share:.1%}" for share, s in sorted(worst)[-5:]))
+    for size in SIZES:
+        parts = {False: Tally(), True: Tally()}
+        lowered = Tally()  # the clipped ones again, shot as the warning advises: a stop down
+        worst: list[tuple[float, int]] = []
+        for spec in specs:
+            level, start, count = spec.split(":")
+            for s in range(int(start), int(start) + int(count)):
+                bare, truth = judge_render(s, level, size, empty=True)
+                share = saturated_share(warp(bare, truth.homography))
+                image, truth = judge_render(s, level, size)
+                judge(parts[share > MAX_SATURATED], s, image, truth, told_houses=TOLD_HOUSES)
+                worst.append((share, s))
+                if share > MAX_SATURATED:
+                    image, truth = judge_render(s, level, size, stops=-1.0)
+                    judge(lowered, s, image, truth, told_houses=TOLD_HOUSES)
+        print(f"\nthe empty table clipped, {size[0]}x{size[1]}: {', '.join(specs)}")
+        for name, tally in (
+            (f"at most {MAX_SATURATED:.0%}", parts[False]),
+            (f"over {MAX_SATURATED:.0%}", parts[True]),
+            ("over, a stop down", lowered),
+        ):
+            missed = sorted({failure[0] for failure in tally.failures})
+            print(
+                f"{name:>21}: {tally.exact:>4}/{tally.frames:<4} scenes exact, "
+                f"misread {tally.misread}; missed: {' '.join(map(str, missed)) or '-'}"
+            )
+        print("most clipped: " + ", ".join(f"{s} {share:.1%}" for share, s in sorted(worst)[-5:]))
 
 
 def independent_speed(frames: int, seed: int, repeat: int = 1) -> None:
@@ -276,7 +286,7 @@ def main() -> None:
         action="append",
         default=[],
         metavar="LEVEL:START:N",
-        help="scenes exact on these seeds at 640x480, split by how much the empty table clips",
+        help="scenes exact on these seeds, split by how much the same empty table clips",
     )
     parser.add_argument(
         "--all-houses",

@@ -383,7 +383,8 @@ def render(
     """A BGR frame and its ground truth, deterministic from ``seed``; ``surface`` sets the
     table top (one of :data:`SURFACES`) instead of drawing it, every other draw unchanged;
     ``stops`` turns the camera's exposure up or down by that many stops (a factor 2**stops
-    before the sensor clips, as a camera's exposure compensation does)."""
+    before the sensor clips, as a camera's exposure compensation does); ``empty``: this scene's
+    table with nothing on it, under the same lamp and camera (the frame the Host calibrates on)."""
     spec_level = LEVELS[level]
     rng = np.random.default_rng([seed, 0x13])
     u = lambda pair: float(rng.uniform(*pair))  # noqa: E731
@@ -412,22 +413,21 @@ def render(
     extras = [k for k in ("unicorn_antidote", "ogre_poison") if rng.random() < 0.35]
     extra_at = {k: int(rng.integers(seats)) for k in extras}
     for seat in range(seats):
-        if empty or rng.random() < 0.08:
+        if rng.random() < 0.08:
             rings[seat] = None
         else:
             rings[seat] = str(houses[seat])
             gx, gy = table.goblet_spot(seat)
             ang, rad = rng.uniform(0, 2 * math.pi), rng.uniform(0, 6)
             feet[seat] = (gx + rad * math.cos(ang), gy + rad * math.sin(ang))
-        kinds: list[str] = []
-        if not empty:
-            n = int(rng.integers(0, 8))
-            kinds = list(rng.choice(["wine", "poison", "antidote"], n, p=[0.45, 0.3, 0.25]))
-            kinds += [k for k, s in extra_at.items() if s == seat]
-            rng.shuffle(kinds)
+        n = int(rng.integers(0, 8))
+        kinds = list(rng.choice(["wine", "poison", "antidote"], n, p=[0.45, 0.3, 0.25]))
+        kinds += [k for k, s in extra_at.items() if s == seat]
+        rng.shuffle(kinds)
         placed[seat] = _place_tokens(rng, table, seat, [str(k) for k in kinds])
+    for seat in range(seats):
         tokens[seat] = {k: 0 for k in KINDS}
-        for _x, _y, k in placed[seat]:
+        for _x, _y, k in [] if empty else placed[seat]:
             tokens[seat][k] += 1
 
     # Things above the table, in 3D: goblets (stem, bowl) and a hand with its arm.
@@ -478,6 +478,12 @@ def render(
     marker_corners = _markers(rng, albedo)
     shade = np.ones((_N, _N), np.float32)
     spec = np.zeros((_N, _N), np.float32)
+    bare = (albedo, shade, spec)
+    if empty:
+        # The same table before anything is put on it, as the Host calibrates it: the scene is
+        # still drawn, on copies no one sees, so that the lamp, the camera and the exposure
+        # drawn after it stay this scene's; no ring, token, goblet or shadow is shown.
+        albedo, shade, spec = albedo.copy(), shade.copy(), spec.copy()
 
     def to_tex(points2d):
         return ((np.asarray(points2d) - _ORIGIN) * _SCALE * 16).astype(np.int32)
@@ -506,6 +512,9 @@ def render(
             shade[sl] *= 1 - 0.25 * _cover(d, layout.TOKEN_RADIUS + 1) * (1 - face)
             _token(albedo, spec, kind, rng, x, y, lamp2d, sheen)
     shade *= 1 - shadow_k * shadow_mask
+    if empty:
+        albedo, shade, spec = bare
+        goblets, rings = [], dict.fromkeys(rings)
 
     # Light over the plane: ambient plus the lamp's gradient and hot spots.
     yy, xx = np.mgrid[0:_N:8, 0:_N:8].astype(np.float32)
