@@ -116,8 +116,9 @@ class CameraSettings:
     rate_hz: float = 5.0
     """Frames read and detected a second (a frame the detector has not finished is skipped)."""
     exposure: float = 0.0
-    """The Pi camera's exposure compensation in stops, -8 to 8 (libcamera's ``ExposureValue``):
-    negative when the calibration warns that the camera saturates the cloth."""
+    """The Pi camera's exposure compensation in stops, -8 to 8 (libcamera's ``ExposureValue``)
+    until it is calibrated: a calibration that found the camera clipping the empty table lowers
+    it and keeps its own, which then wins over this one."""
 
     @property
     def is_configured(self) -> bool:

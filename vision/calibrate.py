@@ -36,12 +36,16 @@ from vision.layout import TableLayout
 @dataclass(frozen=True)
 class Calibration:
     """A homography (frame pixels -> canonical pixels, 3x3) for frames of ``image_size``
-    (width, height) of a table of ``seats`` seats; ``method`` says how it was found."""
+    (width, height) of a table of ``seats`` seats; ``method`` says how it was found;
+    ``exposure``: the exposure compensation in stops the camera was calibrated at, for a camera
+    that takes one (the calibration lowers it when the camera clips the empty table; None for
+    other cameras)."""
 
     seats: int
     homography: np.ndarray
     image_size: tuple[int, int]
     method: str = "markers"
+    exposure: float | None = None
 
     @property
     def layout(self) -> TableLayout:
@@ -54,20 +58,24 @@ class Calibration:
         return float(p[0] / p[2]), float(p[1] / p[2])
 
     def to_json(self) -> dict[str, Any]:
-        """``{"seats", "image_size": [w, h], "homography": [[...] x3], "method"}``."""
-        return {
+        """``{"seats", "image_size": [w, h], "homography": [[...] x3], "method"}``, and
+        ``"exposure"`` when the calibration set one."""
+        data: dict[str, Any] = {
             "seats": self.seats,
             "image_size": list(self.image_size),
             "homography": [[float(v) for v in row] for row in self.homography],
             "method": self.method,
         }
+        if self.exposure is not None:
+            data["exposure"] = float(self.exposure)
+        return data
 
     @staticmethod
     def from_json(data: Any) -> Calibration:
         """Parse :meth:`to_json`'s form; bad data raises MalformedInput naming the field."""
         if not isinstance(data, Mapping):
             raise MalformedInput("a calibration must be a JSON object", field="calibration")
-        unknown = sorted(set(data) - {"seats", "image_size", "homography", "method"})
+        unknown = sorted(set(data) - {"seats", "image_size", "homography", "method", "exposure"})
         if unknown:
             raise MalformedInput("unknown key", field=f"calibration.{unknown[0]}")
         seats = layout.check_seats(data.get("seats"))
@@ -92,7 +100,16 @@ class Calibration:
         method = data.get("method", "markers")
         if not isinstance(method, str):
             raise MalformedInput("must be a string", field="calibration.method")
-        return Calibration(seats, matrix, (size[0], size[1]), method)
+        exposure = data.get("exposure")
+        if exposure is not None and (
+            isinstance(exposure, bool)
+            or not isinstance(exposure, int | float)
+            or not -8 <= exposure <= 8
+        ):
+            raise MalformedInput("must be -8 to 8 (stops)", field="calibration.exposure")
+        return Calibration(
+            seats, matrix, (size[0], size[1]), method, None if exposure is None else float(exposure)
+        )
 
 
 def from_points(

@@ -17,10 +17,12 @@ can import it). ``"pi"`` without it fails with that said (:data:`PICAMERA_HELP`)
 
 ``exposure`` (``[camera] exposure``, stops, -8 to 8): the Pi camera's exposure compensation
 (libcamera's ``ExposureValue``, with its automatic exposure on). A lamp over white linen can make
-the camera clip the cloth, and a white Antidote then vanishes; the calibration says so
-(``companion.service.camera_calibration.exposure_warning``) and -1 or -2 brings it back. A
-VideoCapture source has no portable control for it (set it with ``v4l2-ctl``); a non-zero
-``exposure`` there is logged and left alone.
+the camera clip the cloth, and a white Antidote then vanishes: the calibration then lowers it a
+stop at a time (:meth:`PiCamera.set_exposure`, ``companion.service.camera.CameraTable.calibrate``)
+and keeps the exposure it calibrated at. A VideoCapture source has no portable control for it
+(set it with ``v4l2-ctl``): the calibration warns instead
+(``companion.service.camera_calibration.exposure_warning``), and a non-zero ``exposure`` there
+is logged and left alone.
 
 :class:`FrameLoop` reads frames at a steady rate on its own thread, runs
 :func:`vision.detect.detect` on each and hands ``(t, detections)`` to a sink; a frame that cannot
@@ -87,6 +89,12 @@ class OpenCVCamera:
         self._capture.release()
 
 
+EXPOSURE_FRAMES = 15
+"""Frames dropped after the exposure compensation changes. libcamera applies a control a few
+frames after it is set and its automatic exposure then converges over several more; half a
+second at 30 frames/s is modelled, not measured on a Pi (hardware/README.md)."""
+
+
 class PiCamera:
     """A Raspberry Pi camera through picamera2 (imported only here, only when asked for)."""
 
@@ -103,10 +111,21 @@ class PiCamera:
         # picamera2's "RGB888" is laid out B, G, R in memory: OpenCV's order.
         config = self._cam.create_video_configuration(main={"size": size, "format": "RGB888"})
         self._cam.configure(config)
+        self.exposure = float(exposure)
+        """The exposure compensation in stops now asked of the camera (:meth:`set_exposure`)."""
         if exposure:
             # libcamera's exposure compensation in stops, applied by its automatic exposure.
             self._cam.set_controls({"ExposureValue": float(exposure)})
         self._cam.start()
+
+    def set_exposure(self, stops: float) -> None:
+        """Ask for ``stops`` of exposure compensation, and drop the frames shot while the
+        automatic exposure follows (:data:`EXPOSURE_FRAMES`), so the next :meth:`read` is
+        shot at it (the calibration lowers it when the camera clips the empty table)."""
+        self.exposure = float(stops)
+        self._cam.set_controls({"ExposureValue": self.exposure})
+        for _ in range(EXPOSURE_FRAMES):
+            self._cam.capture_array()
 
     def read(self) -> np.ndarray | None:
         """The next frame."""

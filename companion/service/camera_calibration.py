@@ -97,10 +97,36 @@ def table_warnings(frame: np.ndarray, calibration: Calibration) -> list[str]:
     return [warning for warning in found if warning is not None]
 
 
+def clipped_share(frame: np.ndarray, calibration: Calibration) -> float:
+    """The share of the table in ``frame`` that the camera clipped on every channel."""
+    return saturated_share(warp(frame, calibration.homography))
+
+
+LOWEST_EXPOSURE = -2.0
+"""The calibration lowers an adjustable camera's exposure a stop at a time while it clips the
+empty table, down to this (stops). On the judge's realistic scenes whose empty table clips,
+one stop down was enough for all 16 of 700 (docs/benchmarks.md, "the same scene's empty
+table"); a table still clipped two stops down wants the lamp dimmed."""
+
+
+def adjusts_exposure(camera: object) -> bool:
+    """Whether ``camera`` takes an exposure compensation while it runs (the Pi camera does;
+    ``set_exposure`` and ``exposure`` in stops, :class:`vision.camera.PiCamera`)."""
+    return callable(getattr(camera, "set_exposure", None)) and hasattr(camera, "exposure")
+
+
+def exposure_note(before: float, after: float, share_before: float, share_after: float) -> str:
+    """What the Host is told when the calibration lowered the exposure itself."""
+    return (
+        f"the camera clipped {share_before:.0%} of the empty table at {before:+g} stops, so the "
+        f"calibration lowered its exposure to {after:+g} stops, where it clips {share_after:.0%}"
+    )
+
+
 def exposure_warning(frame: np.ndarray, calibration: Calibration) -> str | None:
     """What to tell the Host when the camera clips more than :data:`MAX_SATURATED` of the empty
     table in ``frame`` (None when it does not)."""
-    share = saturated_share(warp(frame, calibration.homography))
+    share = clipped_share(frame, calibration)
     if share <= MAX_SATURATED:
         return None
     return (

@@ -105,3 +105,147 @@ def test_the_calibrate_command_warns_too(tmp_path, capsys):
     cv2.imwrite(str(path), _empty_table(64031, "hard", stops=-1)[0])
     assert main(["vision", "calibrate", str(path), "--seats", str(truth.seats)]) == 0
     assert capsys.readouterr().err == ""
+
+
+class JudgePicamera2:
+    """picamera2's ``Picamera2`` over a scene of the independent renderer: what a Pi camera over
+    that table would shoot at the exposure compensation its automatic exposure has reached.
+
+    Modelled on libcamera, not measured: a control set with ``set_controls`` takes effect
+    :data:`DELAY` frames later, and the automatic exposure then closes half of what is left
+    each frame. A reader that takes the next frame at once still sees the old exposure.
+    ``empty``: the table with nothing on it (set it to False to lay the scene)."""
+
+    DELAY = 3
+
+    def __init__(self, seed: int, level: str = "realistic") -> None:
+        self.seed, self.level, self.empty = seed, level, True
+        self.asked = self.reached = 0.0
+        self.pending: list[float] = []
+        self.shots: dict[tuple[bool, float], object] = {}
+
+    def create_video_configuration(self, main):
+        return {"main": main}
+
+    def configure(self, config):
+        self.size = tuple(config["main"]["size"])
+
+    def set_controls(self, controls):
+        self.pending = [self.asked] * self.DELAY
+        self.asked = float(controls["ExposureValue"])
+
+    def start(self):
+        pass
+
+    def capture_array(self):
+        if self.pending:
+            self.pending.pop()
+        else:
+            self.reached += (self.asked - self.reached) / 2
+        stops = round(self.reached * 8) / 8  # a render per eighth of a stop
+        key = (self.empty, stops)
+        if key not in self.shots:
+            self.shots[key] = render(
+                self.seed, self.level, self.size, empty=self.empty, stops=stops
+            )[0]
+        return self.shots[key].copy()
+
+    def stop(self):
+        pass
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def pi_camera(monkeypatch):
+    """A Pi camera over realistic scene 140115: white linen under a lamp whose hot spot the
+    camera clips on 39% of the empty table (seat 0's clear area is then held as not seen)."""
+    import sys
+    import types
+
+    lens = JudgePicamera2(140115)
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = lambda: lens
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    return lens
+
+
+def test_the_calibration_lowers_a_clipping_pi_cameras_exposure_and_the_scene_is_read(
+    pi_camera, tmp_path
+):
+    """The Host calibrates once: the calibration finds the camera clipping the empty table,
+    lowers the Pi camera's exposure a stop, calibrates on the frame shot there, keeps the
+    exposure, and the laid table is then read exactly (as shot at +0 its seat 0 is refused)."""
+    import random
+
+    from companion import config
+    from companion.core import registry
+    from companion.service import Service
+    from companion.service.camera import CameraTable
+    from vision.camera import open_camera
+
+    settings = config.replace(config.Config(), data_dir=str(tmp_path))
+    service = Service(settings, games=registry.load_all(), rng=random.Random(3))
+    path = tmp_path / "vision-calibration.json"
+    table = CameraTable(service, open_camera("pi", size=(640, 480)), calibration_path=path)
+    try:
+        found = table.calibrate(seats=3)
+        assert found["warning"] is None
+        assert found["exposure"] == (
+            "the camera clipped 39% of the empty table at +0 stops, so the calibration lowered "
+            "its exposure to -1 stops, where it clips 0%"
+        )
+        assert pi_camera.asked == -1.0 and table.calibration.exposure == -1.0
+        assert json.loads(path.read_text())["exposure"] == -1.0
+
+        pi_camera.empty = False
+        image, truth = render(140115, "realistic", (640, 480))
+        assert detect(image, table.calibration).tokens[0] is None  # at +0: not seen
+        seen = detect(pi_camera.capture_array(), table.calibration)
+        assert {seat: seen.tokens[seat] for seat in truth.tokens} == truth.tokens
+    finally:
+        table.stop()
+
+    # The service starts again with the settings' exposure (+0): the calibration's is set.
+    pi_camera.asked = pi_camera.reached = 0.0
+    again = CameraTable(service, open_camera("pi", size=(640, 480)), calibration_path=path)
+    try:
+        assert pi_camera.asked == -1.0 and again.tap.camera.exposure == -1.0
+    finally:
+        again.stop()
+        service.close()
+
+
+def test_a_camera_without_an_exposure_control_is_warned_not_changed(tmp_path):
+    """A USB camera (VideoCapture) takes no exposure compensation here: its calibration keeps
+    the warning to lower it, and no exposure is stored."""
+    import random
+
+    from companion import config
+    from companion.core import registry
+    from companion.service import Service
+    from companion.service.camera import CameraTable
+
+    class Shots:
+        def __init__(self):
+            self.frame = render(140115, "realistic", SIZE, empty=True)[0]
+
+        def read(self):
+            return self.frame.copy()
+
+        def close(self):
+            pass
+
+    settings = config.replace(config.Config(), data_dir=str(tmp_path))
+    service = Service(settings, games=registry.load_all(), rng=random.Random(3))
+    path = tmp_path / "vision-calibration.json"
+    table = CameraTable(service, Shots(), calibration_path=path)
+    try:
+        found = table.calibrate(seats=3)
+        assert found["exposure"] is None
+        assert found["warning"].startswith("the camera saturates 39% of the empty table")
+        assert "exposure" not in json.loads(path.read_text())
+    finally:
+        table.stop()
+        service.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from contextlib import contextmanager
 
 import cv2
@@ -319,3 +320,42 @@ def test_the_host_page_warns_when_the_camera_clips_the_cloth(browser, camera, se
         page.click("#camera-calibrate")
         page.wait_for_selector("#camera-warning", state="hidden")
         assert table.view()["warning"] is None
+
+
+class Dimmable(Defocused):
+    """A lens with an exposure control, as the Pi camera has: one stop down, the lamp's hot
+    spot no longer clips (the page's words are tested here; the optics in
+    tests/vision/test_exposure.py)."""
+
+    def __init__(self, camera: SyntheticCamera) -> None:
+        super().__init__(camera)
+        self.exposure = 0.0
+        self.glare = True
+
+    def set_exposure(self, stops: float) -> None:
+        self.exposure = stops
+        self.glare = stops > -1
+
+
+def test_the_host_page_says_when_the_calibration_lowered_the_exposure(browser, service, settings):
+    """Chromium: a camera that clips the empty table and takes an exposure control is lowered
+    by the calibration itself; the page says so and shows no warning."""
+    synthetic = SyntheticCamera(seed=4, seats=4, noise="realistic", size=SIZE)
+    synthetic.scene = render.Scene(4)
+    lens = Dimmable(synthetic)
+    table = CameraTable(service, lens, calibration_path=settings.calibration_path)
+    try:
+        end_the_game(service)
+        with host_page(browser, service, settings) as (page, _, _):
+            page.click("#camera-calibrate")
+            page.wait_for_selector("#camera-result:has-text('Calibrated (markers)')")
+            shown = page.inner_text("#camera-result")
+            assert re.search(
+                r"Exposure: the camera clipped \d+% of the empty table at \+0 stops, so the "
+                r"calibration lowered its exposure to -1 stops, where it clips 0%\.",
+                shown,
+            ), shown
+            assert page.locator("#camera-warning").is_hidden()
+        assert lens.exposure == -1 and table.calibration.exposure == -1
+    finally:
+        table.stop()

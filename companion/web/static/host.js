@@ -379,7 +379,9 @@
     try {
       const found = await CB.post("/api/host/camera/calibrate", {accept_ellipse: acceptEllipse});
       const markers = Object.keys(found.markers).length;
-      $("camera-result").textContent = `Calibrated (${found.method}): ${markers} of 4 markers found, ${found.seats.length} seats.`;
+      // The calibration may have lowered a clipping Pi camera's exposure itself: say so.
+      const exposure = found.exposure ? ` Exposure: ${found.exposure}.` : "";
+      $("camera-result").textContent = `Calibrated (${found.method}): ${markers} of 4 markers found, ${found.seats.length} seats.${exposure}`;
       showCameraWarning(found.warning);
       $("camera-ellipse").hidden = true;
       showFrame();
