@@ -89,10 +89,12 @@ class OpenCVCamera:
         self._capture.release()
 
 
-EXPOSURE_FRAMES = 15
-"""Frames dropped after the exposure compensation changes. libcamera applies a control a few
-frames after it is set and its automatic exposure then converges over several more; half a
-second at 30 frames/s is modelled, not measured on a Pi (hardware/README.md)."""
+EXPOSURE_FRAMES = 20
+"""Frames dropped after the exposure compensation changes. The sensor takes a new exposure a
+couple of frames after it is asked, and the Raspberry Pi AGC moves a fifth of the way to its
+target each frame (libcamera's ``agc_channel.cpp``: ``speed`` 0.2, its square root within 20%
+of the target): a stop down is within 2% after about 14 frames. Two thirds of a second at 30
+frames/s, modelled, not measured on a Pi (hardware/README.md)."""
 
 
 class PiCamera:

@@ -6,6 +6,7 @@ turns the camera's exposure down as ``[camera] exposure`` does on a Pi camera.
 """
 
 import json
+import math
 import re
 
 import cv2
@@ -111,12 +112,15 @@ class JudgePicamera2:
     """picamera2's ``Picamera2`` over a scene of the independent renderer: what a Pi camera over
     that table would shoot at the exposure compensation its automatic exposure has reached.
 
-    Modelled on libcamera, not measured: a control set with ``set_controls`` takes effect
-    :data:`DELAY` frames later, and the automatic exposure then closes half of what is left
-    each frame. A reader that takes the next frame at once still sees the old exposure.
+    Modelled on libcamera's Raspberry Pi AGC (``src/ipa/rpi/controller/rpi/agc_channel.cpp``,
+    ``filterExposure``), not measured: the exposure it aims at reaches the sensor :data:`DELAY`
+    frames later (the sensor's exposure delay), and each frame the exposure moves a fifth of
+    the way to its target (``speed`` 0.2, the square root of it within 20% of the target,
+    still within 2%). A reader that takes the next frame at once still sees the old exposure.
     ``empty``: the table with nothing on it (set it to False to lay the scene)."""
 
-    DELAY = 3
+    DELAY = 2
+    SPEED = 0.2
 
     def __init__(self, seed: int, level: str = "realistic") -> None:
         self.seed, self.level, self.empty = seed, level, True
@@ -140,8 +144,11 @@ class JudgePicamera2:
     def capture_array(self):
         if self.pending:
             self.pending.pop()
-        else:
-            self.reached += (self.asked - self.reached) / 2
+        else:  # the filter works on the exposure itself (linear), not on stops
+            now, target = 2.0**self.reached, 2.0**self.asked
+            if abs(now - target) > 0.02 * now:
+                speed = self.SPEED**0.5 if 0.8 * target < now < 1.2 * target else self.SPEED
+                self.reached = math.log2(speed * target + (1 - speed) * now)
         stops = round(self.reached * 8) / 8  # a render per eighth of a stop
         key = (self.empty, stops)
         if key not in self.shots:
