@@ -132,11 +132,14 @@ MIRRORS = {1: -1, 0: -2, -1: (-2, -1)}
 half turn) and the axes of the maps it flips."""
 
 
-def doubtful(maps: np.ndarray) -> bool:
+def doubtful(maps: np.ndarray, clear: np.ndarray | None = None) -> bool:
     """Whether one area's maps hold a peak the network hesitated over (:data:`DOUBT`): such an
-    area's tokens are read again in its mirror images (:func:`mirrored_maps`)."""
+    area's tokens are read again in its mirror images (:func:`mirrored_maps`). ``clear``: the
+    cells looked at, as :func:`counts_of` takes them (a marker's margin in the keep-out, never
+    counted, is no reason to read the area again)."""
     best, highest = _strongest(maps)
-    peaks = best[highest & INSIDE]
+    looked = INSIDE if clear is None else INSIDE & clear
+    peaks = best[highest & looked]
     return bool(((peaks > DOUBT[0]) & (peaks < DOUBT[1])).any())
 
 
@@ -168,11 +171,11 @@ def read_areas(view: np.ndarray, seats: int) -> dict[int, dict[str, int] | None]
     network's time for the areas it reads surely anyway."""
     crops = [view[y0:y1, x0:x1] for y0, y1, x0, x1 in area.boxes(seats)]
     maps = maps_of(crops)
-    again = [seat for seat in range(seats) if doubtful(maps[seat])]
+    clear = clear_of_markers(seats)
+    again = [seat for seat in range(seats) if doubtful(maps[seat], clear[seat])]
     if again:
         # The tokens only: whether something covers the area stays the first reading's, which
         # the judge's hands and glare were measured on (covered areas held, never misread).
         mirrored = mirrored_maps([crops[seat] for seat in again], maps[again])
         maps[again, : len(KINDS)] = mirrored[:, : len(KINDS)]
-    clear = clear_of_markers(seats)
     return {seat: counts_of(maps[seat], clear[seat]) for seat in range(seats)}

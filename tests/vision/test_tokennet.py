@@ -197,3 +197,16 @@ def test_only_an_area_the_network_hesitated_over_is_read_again():
     maps = _maps()
     _peak(maps, "poison", -25, 0, 0.1)  # a flicker in the cloth, far under PEAK
     assert not tokennet.doubtful(maps)
+
+
+def test_a_markers_margin_is_no_reason_to_read_an_area_again():
+    # Five seats: seat 2's area reaches a marker, whose white margin the network may half take
+    # for an Antidote. Those cells are never counted, so they must not cost three more readings.
+    clear = tokennet.clear_of_markers(5)[2]
+    maps = _maps()
+    _peak(maps, "wine", 0, 0, 0.95)
+    cells = np.argwhere(~clear & tokennet.INSIDE)
+    y, x = cells[len(cells) // 2]
+    maps[KINDS.index("antidote"), y, x] = 0.5
+    assert tokennet.doubtful(maps)  # looked at everywhere
+    assert not tokennet.doubtful(maps, clear)
