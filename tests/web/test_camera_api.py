@@ -142,8 +142,11 @@ def test_while_a_game_is_in_play_the_calibration_says_the_same_whatever_the_tabl
     """Noninterference: the Host is a player. With a game in play, two tables that differ in
     what the camera would see on them (a lamp's hot spot that clips the cloth, tokens poured
     in the reveal areas, or neither) give the same answer; with no game in play the same two
-    tables give different warnings, so the comparison can fail."""
+    tables give different warnings, so the comparison can fail. The lens takes an exposure
+    control, as a Pi camera does: in play the calibration must not lower it either."""
     synthetic, lens = camera[1].camera, camera[1]
+    lens.exposure = 0.0
+    lens.set_exposure = lambda stops: setattr(lens, "exposure", stops)
     poured = render.Scene(4, tokens={0: {"wine": 2, "antidote": 1}, 2: {"poison": 1}})
 
     def answers():
@@ -153,12 +156,16 @@ def test_while_a_game_is_in_play_the_calibration_says_the_same_whatever_the_tabl
             reply = calibrate(host, {})
             assert reply.status_code == 200, reply.get_json()
             found = reply.get_json()
-            replies.append((found["method"], sorted(found["markers"]), found["warning"]))
+            replies.append(
+                (found["method"], sorted(found["markers"]), found["warning"], found["exposure"])
+            )
         return replies
 
     bare, laid = answers()  # the shell game is in play
-    assert bare == laid and bare[2] == IN_PLAY_NOTE
+    assert bare == laid and bare[2] == IN_PLAY_NOTE and bare[3] is None
+    assert lens.exposure == 0.0
     end_the_game(service)
+    del lens.set_exposure  # out of play it would be lowered (tested on its own below)
     bare, laid = answers()
     assert bare[2] is None
     assert (
