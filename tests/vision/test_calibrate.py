@@ -81,6 +81,9 @@ def test_calibration_json_round_trip():
     assert np.allclose(again.homography, calibration.homography)
     x, y = again.to_frame(*layout.CENTRE)
     assert 0 < x < 1280 and 0 < y < 720
+    assert again.exposure is None and "exposure" not in calibration.to_json()
+    lowered = Calibration(5, truth.homography, (1280, 720), "markers", -1.0)
+    assert Calibration.from_json(lowered.to_json()).exposure == -1.0
 
 
 @pytest.mark.parametrize(
@@ -95,6 +98,9 @@ def test_calibration_json_round_trip():
         ({"homography": "eye"}, "calibration.homography"),
         ({"method": 3}, "calibration.method"),
         ({"colour": "red"}, "calibration.colour"),
+        ({"exposure": -9}, "calibration.exposure"),
+        ({"exposure": "-1"}, "calibration.exposure"),
+        ({"exposure": True}, "calibration.exposure"),
     ],
 )
 def test_malformed_calibration_names_the_field(change, field):
