@@ -52,14 +52,10 @@ from companion.core.games.goblets.sensed.fusion import FusionConfig
 from companion.core.games.goblets.sensed.pour_out import PourOutConfig
 from companion.service.camera_calibration import (
     CALIBRATE_RULE,
-    LOWEST_EXPOSURE,
-    MAX_SATURATED,
-    adjusts_exposure,
     annotated_jpeg,
-    calibrate_frame,
-    clipped_share,
-    exposure_note,
+    calibrate_exposed,
     load_calibration,
+    restore_exposure,
     save_calibration,
     seat_points,
 )
@@ -149,10 +145,7 @@ class CameraTable:
         self.calibration: Calibration | None = None
         calibration = load_calibration(self.calibration_path)
         if calibration is not None:
-            stored = calibration.exposure
-            if adjusts_exposure(camera) and stored not in (None, camera.exposure):
-                # The exposure the table was calibrated at wins over the settings'.
-                camera.set_exposure(stored)
+            restore_exposure(camera, calibration)
             self._use(calibration)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera-table", daemon=True)
@@ -340,15 +333,8 @@ class CameraTable:
         the outline when ``accept_ellipse``; ``in_play``: a person's game is in play, the table's
         contents are not looked at (:func:`camera_calibration.calibrate_frame`). Returns
         ``{"method", "markers": {id: [x, y]}, "seats": [{"seat", "spot", "reveal"}], "warning",
-        "exposure"}`` (frame pixels; ``exposure``: what was done to the camera's exposure, or
-        None).
-
-        A camera that clips the empty table hides a white Antidote on white linen. When the
-        camera takes an exposure compensation (:func:`camera_calibration.adjusts_exposure`), the
-        calibration lowers it a stop at a time, down to :data:`LOWEST_EXPOSURE`, and calibrates
-        on the frame shot at the exposure that no longer clips; the calibration keeps the
-        exposure it was made at (set again when the service starts). Other cameras get the
-        warning."""
+        "exposure"}`` (frame pixels; ``exposure``: how a Pi camera that clipped the empty table
+        was lowered first, :func:`camera_calibration.calibrate_exposed`, or None)."""
         table = self.service.table
         if seats is None:
             goblets = table is not None and table.record.game == "goblets"
@@ -360,28 +346,9 @@ class CameraTable:
                 frame = self.tap.latest
             if frame is None:
                 raise IllegalAction("the camera gives no frame", rule=CALIBRATE_RULE)
-            calibration, warning, markers = calibrate_frame(
-                frame, seats, accept_ellipse=accept_ellipse, in_play=in_play
+            calibration, warning, markers, note = calibrate_exposed(
+                self.tap, frame, seats, accept_ellipse=accept_ellipse, in_play=in_play
             )
-            note = None
-            camera = self.tap.camera
-            if not in_play and adjusts_exposure(camera):
-                before, share = camera.exposure, clipped_share(frame, calibration)
-                first = share
-                while share > MAX_SATURATED and camera.exposure - 1 >= LOWEST_EXPOSURE:
-                    camera.set_exposure(camera.exposure - 1)
-                    shot = self.tap.read()
-                    if shot is None:
-                        break
-                    frame = shot
-                    calibration, warning, markers = calibrate_frame(
-                        frame, seats, accept_ellipse=accept_ellipse
-                    )
-                    share = clipped_share(frame, calibration)
-                if camera.exposure != before:
-                    note = exposure_note(before, camera.exposure, first, share)
-            if adjusts_exposure(camera):
-                calibration = dataclasses.replace(calibration, exposure=camera.exposure)
             save_calibration(self.calibration_path, calibration)
             self.warning = warning
             self._use(calibration)

@@ -11,9 +11,10 @@ is the game's (the homography does not depend on it).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -123,6 +124,65 @@ def exposure_note(before: float, after: float, share_before: float, share_after:
         f"the camera clipped {share_before:.0%} of the empty table at {before:+g} stops, so the "
         f"calibration lowered its exposure to {after:+g} stops, where it clips {share_after:.0%}"
     )
+
+
+class Shooting(Protocol):
+    """A camera and how to shoot its next frame (the service's tap on it)."""
+
+    camera: Any
+
+    def read(self) -> np.ndarray | None:
+        """The camera's next frame (None when it gives none)."""
+
+
+def restore_exposure(camera: object, calibration: Calibration) -> None:
+    """Set the exposure ``calibration`` was made at on a camera that takes one: the exposure
+    the table was calibrated at wins over the settings' (``[camera] exposure``)."""
+    stored = calibration.exposure
+    if adjusts_exposure(camera) and stored not in (None, camera.exposure):
+        camera.set_exposure(stored)
+
+
+def calibrate_exposed(
+    shooting: Shooting,
+    frame: np.ndarray,
+    seats: int,
+    *,
+    accept_ellipse: bool,
+    in_play: bool = False,
+) -> tuple[Calibration, str | None, dict[str, list[float]], str | None]:
+    """:func:`calibrate_frame` on ``frame`` shot by ``shooting.camera``, and what was done to its
+    exposure (:func:`exposure_note`, or None).
+
+    A camera that clips the empty table hides a white Antidote on white linen. When it takes an
+    exposure compensation (:func:`adjusts_exposure`) and no game is in play, its exposure is
+    lowered a stop at a time, down to :data:`LOWEST_EXPOSURE`, while it clips more than
+    :data:`MAX_SATURATED`, and the calibration is made on the frame shot at the last one; the
+    calibration keeps the exposure it was made at. In play nothing on the table is looked at,
+    the exposure included (noninterference, docs/security.md). Other cameras get the warning."""
+    calibration, warning, markers = calibrate_frame(
+        frame, seats, accept_ellipse=accept_ellipse, in_play=in_play
+    )
+    camera = shooting.camera
+    if not adjusts_exposure(camera):
+        return calibration, warning, markers, None
+    note = None
+    if not in_play:
+        before = camera.exposure
+        first = share = clipped_share(frame, calibration)
+        while share > MAX_SATURATED and camera.exposure - 1 >= LOWEST_EXPOSURE:
+            camera.set_exposure(camera.exposure - 1)
+            shot = shooting.read()
+            if shot is None:
+                break
+            calibration, warning, markers = calibrate_frame(
+                shot, seats, accept_ellipse=accept_ellipse
+            )
+            share = clipped_share(shot, calibration)
+        if camera.exposure != before:
+            note = exposure_note(before, camera.exposure, first, share)
+    exposed = dataclasses.replace(calibration, exposure=float(camera.exposure))
+    return exposed, warning, markers, note
 
 
 def exposure_warning(frame: np.ndarray, calibration: Calibration) -> str | None:
