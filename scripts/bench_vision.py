@@ -21,7 +21,9 @@ misreads where an area should have been refused). Markers: bare tables of the sa
 calibrated from the markers alone (all four read, worst seat error in canonical px). Speed:
 ms/frame of the full detector at 640x480 on realistic independent frames, OpenCV on one thread;
 ``--only-speed --repeat N`` keeps each frame's best of N passes (on a shared machine other work
-only adds time, and a single pass measures the machine's load as much as the detector).
+only adds time, and a single pass measures the machine's load as much as the detector);
+``--opencv-dnn`` runs the token reader on OpenCV's DNN module, as on a machine without ONNX
+Runtime (32-bit Raspberry Pi OS).
 ``--judge LEVEL:START:N`` (repeatable): the same tally on chosen seeds only (the development and
 held-out sets quoted in docs/benchmarks.md); with ``--surface NAME`` every one of those frames
 is drawn on that table top (``white_linen``, the reader's weakest). ``--clipped LEVEL:START:N``
@@ -238,7 +240,8 @@ def independent_speed(frames: int, seed: int, repeat: int = 1) -> None:
             times[i] = min(times[i], time.perf_counter() - start)
     times.sort()
     print(
-        f"\nfull detector, 640x480 realistic independent frames, one OpenCV thread: "
+        f"\nfull detector, 640x480 realistic independent frames, one thread (the network on "
+        f"{tokennet.runner_name()}): "
         f"median {1000 * times[len(times) // 2]:.1f} ms/frame, "
         f"mean {1000 * sum(times) / len(times):.1f}, worst {1000 * times[-1]:.1f} "
         f"({len(times)} frames{f', best of {repeat} passes each' if repeat > 1 else ''}; "
@@ -294,6 +297,11 @@ def main() -> None:
         help="the judge does not tell the detector the Houses in play (the bare detector)",
     )
     parser.add_argument(
+        "--opencv-dnn",
+        action="store_true",
+        help="run the token reader on OpenCV's DNN module even where ONNX Runtime is installed",
+    )
+    parser.add_argument(
         "--reader",
         type=Path,
         default=None,
@@ -303,6 +311,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.reader:  # before the first frame is read: the network is loaded once, then kept
         tokennet.MODEL = args.reader.resolve(strict=True)
+    tokennet.USE_ONNXRUNTIME = not args.opencv_dnn
     global TOLD_HOUSES
     TOLD_HOUSES = not args.all_houses
     print(

@@ -1,14 +1,14 @@
 """Teach the token reader (:mod:`vision.tokennet`) on sets written by :mod:`training.crops`.
 
 ``python training/train.py SET.npz [SET.npz ...] --out vision/tokennet.onnx [--epochs N]``,
-in a venv with PyTorch (``training/README.md``: the project itself never imports it; OpenCV's
-DNN module runs the exported network). The net: three stages of 3x3 convolutions (76, 38 and 19
-px, the last dilated to see a token's neighbours), the deepest added back at 38 px, then six
-maps: a heat map per token kind (a Gaussian of 0.9 cells at each centre, CenterNet's penalty-
-reduced focal loss) and the share of each cell something covers (binary cross-entropy). Every
-lesson is shown turned by quarter turns and mirrored (a reveal area has no up). Frames are held
-out by seed for validation: the share of areas whose five counts are all exact, as the detector
-decodes them.
+in a venv with PyTorch (``training/README.md``: the project itself never imports it; ONNX
+Runtime or OpenCV's DNN module runs the exported network). The net: three stages of 3x3
+convolutions (76, 38 and 19 px, the last dilated to see a token's neighbours), the deepest
+added back at 38 px, then six maps: a heat map per token kind (a Gaussian of 0.9 cells at each
+centre, CenterNet's penalty-reduced focal loss) and the share of each cell something covers
+(binary cross-entropy). Every lesson is shown turned by quarter turns and mirrored (a reveal
+area has no up). Frames are held out by seed for validation: the share of areas whose five
+counts are all exact, as the detector decodes them.
 """
 
 from __future__ import annotations

@@ -2,14 +2,15 @@
 
 Each seat's reveal area is cropped from the relit canonical view (:mod:`vision.area`), halved
 to :data:`INPUT` pixels a side and read by a fully convolutional network (``tokennet.onnx``,
-OpenCV's DNN module, one thread) into :data:`OUTPUT` x :data:`OUTPUT` cells of six maps: one per
-token kind, peaking at each token's centre (a heat map, CenterNet's way of counting objects
-that touch), and one of what covers the area (a hand, a goblet's bowl, glare, a card). The
-tokens are the maps' peaks above :data:`PEAK` inside the area; an area whose cover map covers
-more than :data:`COVERED` of it is not seen (None), never guessed. Where an area reaches a marker,
-the marker's keep-out is not looked at (:func:`clear_of_markers`). An area whose maps show the
-network hesitating (:func:`doubtful`) is read again in its three mirror images and its tokens
-decided on the four readings' mean (:func:`mirrored_maps`).
+on ONNX Runtime where it is installed, else OpenCV's DNN module; one thread) into
+:data:`OUTPUT` x :data:`OUTPUT` cells of six maps: one per token kind, peaking at each token's
+centre (a heat map, CenterNet's way of counting objects that touch), and one of what covers the
+area (a hand, a goblet's bowl, glare, a card). The tokens are the maps' peaks above
+:data:`PEAK` inside the area; an area whose cover map covers more than :data:`COVERED` of it is
+not seen (None), never guessed. Where an area reaches a marker, the marker's keep-out is not
+looked at (:func:`clear_of_markers`). An area whose maps show the network hesitating
+(:func:`doubtful`) is read again in its three mirror images and its tokens decided on the four
+readings' mean (:func:`mirrored_maps`).
 
 The network was taught on frames of :mod:`training.scenes` (its own renderer, sharing no code
 with the judge in ``tests/vision/independent``), through the detector's own light fit and
@@ -18,6 +19,7 @@ relighting: ``training/README.md`` says how to teach it again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -44,9 +46,52 @@ def prepare(crop: np.ndarray) -> np.ndarray:
     return cv2.resize(crop, (INPUT, INPUT), interpolation=cv2.INTER_AREA)
 
 
+Runner = Callable[[np.ndarray], np.ndarray]
+"""A loaded network: an (N, 3, INPUT, INPUT) float32 blob in, its (N, 6, OUTPUT, OUTPUT) maps
+out."""
+
+
 @lru_cache(maxsize=1)
-def _network():
-    return cv2.dnn.readNetFromONNX(str(MODEL))
+def opencv_runner() -> Runner:
+    """The network on OpenCV's DNN module (its threads: ``cv2.setNumThreads``)."""
+    net = cv2.dnn.readNetFromONNX(str(MODEL))
+
+    def run(blob: np.ndarray) -> np.ndarray:
+        net.setInput(blob)
+        return net.forward()
+
+    return run
+
+
+@lru_cache(maxsize=1)
+def onnxruntime_runner() -> Runner | None:
+    """The network on ONNX Runtime, one thread (None where it is not installed: its wheels are
+    for 64-bit machines only, pyproject.toml). On this network it takes half OpenCV's time for
+    the same maps (to 1e-6; docs/benchmarks.md, "the token reader on ONNX Runtime")."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return None
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1  # one core, as the detector's OpenCV calls
+    options.inter_op_num_threads = 1
+    session = onnxruntime.InferenceSession(str(MODEL), options, providers=["CPUExecutionProvider"])
+    name = session.get_inputs()[0].name
+    return lambda blob: session.run(None, {name: blob})[0]
+
+
+USE_ONNXRUNTIME = True
+"""Run the network on ONNX Runtime where it is installed (False: on OpenCV's DNN module always,
+``scripts/bench_vision.py --opencv-dnn``)."""
+
+
+def runner_name() -> str:
+    """Which runner reads the areas: ``"onnxruntime"`` or ``"opencv"``."""
+    return "onnxruntime" if USE_ONNXRUNTIME and onnxruntime_runner() else "opencv"
+
+
+def _network() -> Runner:
+    return (USE_ONNXRUNTIME and onnxruntime_runner()) or opencv_runner()
 
 
 PEAK = 0.4
@@ -64,12 +109,16 @@ INSIDE = _D <= REACH
 _IN_AREA = _D <= layout.REVEAL_RADIUS
 
 
+def blob_of(crops: list[np.ndarray]) -> np.ndarray:
+    """Reveal-area crops (BGR, CROP a side) as the network's input: (N, 3, INPUT, INPUT)
+    float32, channels first."""
+    blob = np.stack([prepare(c) for c in crops]).astype(np.float32).transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(blob)
+
+
 def maps_of(crops: list[np.ndarray]) -> np.ndarray:
     """The network's six maps (N, 6, OUTPUT, OUTPUT) for reveal-area crops (BGR, CROP a side)."""
-    blob = np.stack([prepare(c) for c in crops]).astype(np.float32).transpose(0, 3, 1, 2)
-    net = _network()
-    net.setInput(np.ascontiguousarray(blob))
-    return net.forward()
+    return _network()(blob_of(crops))
 
 
 @lru_cache(maxsize=8)

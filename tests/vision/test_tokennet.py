@@ -7,6 +7,7 @@ the module states on maps written by hand, and the teacher's lessons on its own 
 """
 
 import math
+import platform
 
 import cv2
 import numpy as np
@@ -210,3 +211,22 @@ def test_a_markers_margin_is_no_reason_to_read_an_area_again():
     maps[KINDS.index("antidote"), y, x] = 0.5
     assert tokennet.doubtful(maps)  # looked at everywhere
     assert not tokennet.doubtful(maps, clear)
+
+
+def test_onnx_runtime_and_opencv_give_the_same_maps(monkeypatch):
+    """The network runs on ONNX Runtime where it is installed (pyproject.toml: 64-bit machines),
+    else on OpenCV's DNN module; the two must read a crop alike. A runner that fed the blob's
+    channels or axes in another order, or another model, would not."""
+    onnx = tokennet.onnxruntime_runner()
+    if platform.machine() in ("x86_64", "aarch64"):
+        assert onnx is not None  # installed with the project's extras here
+    assert tokennet._network() is (onnx or tokennet.opencv_runner())
+    assert tokennet.runner_name() == ("opencv" if onnx is None else "onnxruntime")
+    crop, _rows = _lesson_with_tokens()
+    blob = tokennet.blob_of([crop, cv2.flip(crop, 1), np.zeros_like(crop)])
+    opencv = tokennet.opencv_runner()(blob)
+    assert opencv.shape == (3, len(KINDS) + 1, OUTPUT, OUTPUT) and opencv.max() > tokennet.PEAK
+    if onnx is not None:
+        assert np.allclose(onnx(blob), opencv, atol=1e-5)
+    monkeypatch.setattr(tokennet, "USE_ONNXRUNTIME", False)  # the bench's --opencv-dnn
+    assert tokennet._network() is tokennet.opencv_runner() and tokennet.runner_name() == "opencv"
