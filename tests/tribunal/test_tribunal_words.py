@@ -93,7 +93,7 @@ def test_a_lost_game_is_logged_as_the_losing_effect_then_the_end_with_its_reason
     state.apply({"type": "end_sentence"})
     lines = state.view(PUBLIC)["log_lines"]
     assert lines[-2:] == [
-        "You will lose (end the sentence to confirm, or undo a mis-tap).",
+        "The game will be lost when the sentence ends (unless the effect is undone).",
         "Lost: a hardening of the heart.",
     ]
     assert sum("hardening" in line for line in lines) == 1, lines

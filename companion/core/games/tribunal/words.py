@@ -140,7 +140,7 @@ def _said(event: Mapping[str, Any], vine: Vine, title: Callable[[str], str]) -> 
     if kind == "lost":
         # The moment of the loss, which a mis-tap's undo can still take back; the game's end
         # ("game_over", confirmed by "end of sentence") says the reason, so it is not said twice.
-        return "You will lose (end the sentence to confirm, or undo a mis-tap)."
+        return "The game will be lost when the sentence ends (unless the effect is undone)."
     if kind == "undo":
         return f"Undone: {effect_line(event['effect'], event['n'])}."
     if kind == "sentence_done":
