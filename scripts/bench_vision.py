@@ -19,7 +19,7 @@ plus frames with a hand or glare over an area; scored by ``tests/vision/independ
 (rings, seats' token counts, scenes exact, frames refused, covered areas held as not seen, and
 misreads where an area should have been refused). Markers: bare tables of the same levels,
 calibrated from the markers alone (all four read, worst seat error in canonical px). Speed:
-ms/frame of the full detector at 640x480 on realistic independent frames, OpenCV on one thread;
+ms/frame of the full detector at 640x480 on realistic independent frames, on one thread;
 ``--only-speed --repeat N`` keeps each frame's best of N passes (on a shared machine other work
 only adds time, and a single pass measures the machine's load as much as the detector);
 ``--opencv-dnn`` runs the token reader on OpenCV's DNN module, as on a machine without ONNX

@@ -107,8 +107,8 @@ def clipped_share(frame: np.ndarray, calibration: Calibration) -> float:
 
 LOWEST_EXPOSURE = -2.0
 """The calibration lowers an adjustable camera's exposure a stop at a time while it clips the
-empty table, down to this (stops). On the judge's realistic scenes whose empty table clips,
-one stop down was enough for all 16 of 700 (docs/benchmarks.md, "the same scene's empty
+empty table, down to this (stops). On the judge's realistic scenes, one stop down was enough
+for all 16 of the 725 whose empty table clips (docs/benchmarks.md, "the same scene's empty
 table"); a table still clipped two stops down wants the lamp dimmed."""
 
 
