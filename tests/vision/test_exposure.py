@@ -1,5 +1,6 @@
-"""A camera that clips the cloth: the calibration warns the Host, and less exposure brings back
-what the clip hid (``companion.service.camera_calibration.exposure_warning``).
+"""A camera that clips the cloth: the calibration lowers a Pi camera's exposure itself or warns
+the Host, and less exposure brings back what the clip hid
+(``companion.service.camera_calibration``: ``calibrate_exposed``, ``exposure_warning``).
 
 Judged on the independent renderer's frames (``tests/vision/independent/``), whose ``stops``
 turns the camera's exposure down as ``[camera] exposure`` does on a Pi camera.
@@ -7,20 +8,28 @@ turns the camera's exposure down as ``[camera] exposure`` does on a Pi camera.
 
 import json
 import math
+import random
 import re
+import sys
+import types
 
 import cv2
 import pytest
 from independent.render import render
 from independent.score import Tally, judge
 
+from companion import config
 from companion.cli import main
+from companion.core import registry
+from companion.service import Service
+from companion.service.camera import CameraTable
 from companion.service.camera_calibration import (
     MAX_SATURATED,
     calibrate_frame,
     not_empty_warning,
 )
 from vision.calibrate import Calibration
+from vision.camera import open_camera
 from vision.detect import detect
 from vision.frame import saturated_share, warp
 from vision.render import render_frame
@@ -125,7 +134,7 @@ class JudgePicamera2:
     def __init__(self, seed: int, level: str = "realistic") -> None:
         self.seed, self.level, self.empty = seed, level, True
         self.asked = self.reached = 0.0
-        self.pending: list[float] = []
+        self.delay = 0  # frames until the sensor takes the exposure asked
         self.shots: dict[tuple[bool, float], object] = {}
 
     def create_video_configuration(self, main):
@@ -135,15 +144,15 @@ class JudgePicamera2:
         self.size = tuple(config["main"]["size"])
 
     def set_controls(self, controls):
-        self.pending = [self.asked] * self.DELAY
+        self.delay = self.DELAY
         self.asked = float(controls["ExposureValue"])
 
     def start(self):
         pass
 
     def capture_array(self):
-        if self.pending:
-            self.pending.pop()
+        if self.delay:
+            self.delay -= 1
         else:  # the filter works on the exposure itself (linear), not on stops
             now, target = 2.0**self.reached, 2.0**self.asked
             if abs(now - target) > 0.02 * now:
@@ -168,9 +177,6 @@ class JudgePicamera2:
 def pi_camera(monkeypatch):
     """A Pi camera over realistic scene 140115: white linen under a lamp whose hot spot the
     camera clips on 39% of the empty table (seat 0's clear area is then held as not seen)."""
-    import sys
-    import types
-
     lens = JudgePicamera2(140115)
     module = types.ModuleType("picamera2")
     module.Picamera2 = lambda: lens
@@ -184,14 +190,6 @@ def test_the_calibration_lowers_a_clipping_pi_cameras_exposure_and_the_scene_is_
     """The Host calibrates once: the calibration finds the camera clipping the empty table,
     lowers the Pi camera's exposure a stop, calibrates on the frame shot there, keeps the
     exposure, and the laid table is then read exactly (as shot at +0 its seat 0 is refused)."""
-    import random
-
-    from companion import config
-    from companion.core import registry
-    from companion.service import Service
-    from companion.service.camera import CameraTable
-    from vision.camera import open_camera
-
     settings = config.replace(config.Config(), data_dir=str(tmp_path))
     service = Service(settings, games=registry.load_all(), rng=random.Random(3))
     path = tmp_path / "vision-calibration.json"
@@ -227,12 +225,6 @@ def test_the_calibration_lowers_a_clipping_pi_cameras_exposure_and_the_scene_is_
 def test_a_camera_without_an_exposure_control_is_warned_not_changed(tmp_path):
     """A USB camera (VideoCapture) takes no exposure compensation here: its calibration keeps
     the warning to lower it, and no exposure is stored."""
-    import random
-
-    from companion import config
-    from companion.core import registry
-    from companion.service import Service
-    from companion.service.camera import CameraTable
 
     class Shots:
         def __init__(self):
