@@ -3,10 +3,11 @@
 The homography is read from ``[camera] calibration`` (default
 ``<data_dir>/vision-calibration.json``). A calibration is made from the four ArUco markers on the
 empty table, or from the table's outline only when the Host accepts it (then with
-:data:`ELLIPSE_WARNING`); a frame whose cloth the camera clips is calibrated too, with a
-warning to lower the exposure (:func:`exposure_warning`), and so is a table that is not bare,
-with a warning naming what the camera sees on it (:func:`not_empty_warning`). Its seat count
-is the game's (the homography does not depend on it).
+:data:`ELLIPSE_WARNING`). A camera that clips the cloth has its exposure lowered first where it
+takes an exposure control (a Pi camera, :func:`calibrate_exposed`), else the frame is calibrated
+with a warning to lower it (:func:`exposure_warning`); a table that is not bare is calibrated
+with a warning naming what the camera sees on it (:func:`not_empty_warning`). Its seat count is
+the game's (the homography does not depend on it).
 """
 
 from __future__ import annotations
@@ -193,8 +194,9 @@ def exposure_warning(frame: np.ndarray, calibration: Calibration) -> str | None:
         return None
     return (
         f"the camera saturates {share:.0%} of the empty table: a white Antidote vanishes there "
-        "and those reveal areas read as not seen; lower the exposure ([camera] exposure, e.g. "
-        "-1) or dim the lamp, then calibrate again"
+        "and those reveal areas read as not seen; lower the exposure (a USB camera's with "
+        "v4l2-ctl; [camera] exposure, e.g. -1, on a Pi camera, whose exposure the Host page's "
+        "calibration lowers itself) or dim the lamp, then calibrate again"
     )
 
 
