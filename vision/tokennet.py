@@ -85,13 +85,13 @@ USE_ONNXRUNTIME = True
 ``scripts/bench_vision.py --opencv-dnn``)."""
 
 
-def runner_name() -> str:
-    """Which runner reads the areas: ``"onnxruntime"`` or ``"opencv"``."""
-    return "onnxruntime" if USE_ONNXRUNTIME and onnxruntime_runner() else "opencv"
-
-
 def _network() -> Runner:
     return (USE_ONNXRUNTIME and onnxruntime_runner()) or opencv_runner()
+
+
+def runner_name() -> str:
+    """Which runner reads the areas: ``"onnxruntime"`` or ``"opencv"``."""
+    return "opencv" if _network() is opencv_runner() else "onnxruntime"
 
 
 PEAK = 0.4

@@ -174,6 +174,15 @@ class JudgePicamera2:
 
 
 @pytest.fixture
+def service(tmp_path):
+    """The service a camera is attached to, on a data folder of its own."""
+    settings = config.replace(config.Config(), data_dir=str(tmp_path))
+    svc = Service(settings, games=registry.load_all(), rng=random.Random(3))
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
 def pi_camera(monkeypatch):
     """A Pi camera over realistic scene 140115: white linen under a lamp whose hot spot the
     camera clips on 39% of the empty table (seat 0's clear area is then held as not seen)."""
@@ -185,13 +194,11 @@ def pi_camera(monkeypatch):
 
 
 def test_the_calibration_lowers_a_clipping_pi_cameras_exposure_and_the_scene_is_read(
-    pi_camera, tmp_path
+    pi_camera, service, tmp_path
 ):
     """The Host calibrates once: the calibration finds the camera clipping the empty table,
     lowers the Pi camera's exposure a stop, calibrates on the frame shot there, keeps the
     exposure, and the laid table is then read exactly (as shot at +0 its seat 0 is refused)."""
-    settings = config.replace(config.Config(), data_dir=str(tmp_path))
-    service = Service(settings, games=registry.load_all(), rng=random.Random(3))
     path = tmp_path / "vision-calibration.json"
     table = CameraTable(service, open_camera("pi", size=(640, 480)), calibration_path=path)
     try:
@@ -220,10 +227,9 @@ def test_the_calibration_lowers_a_clipping_pi_cameras_exposure_and_the_scene_is_
         assert pi_camera.asked == -1.0 and again.tap.camera.exposure == -1.0
     finally:
         again.stop()
-        service.close()
 
 
-def test_a_camera_without_an_exposure_control_is_warned_not_changed(tmp_path):
+def test_a_camera_without_an_exposure_control_is_warned_not_changed(service, tmp_path):
     """A USB camera (VideoCapture) takes no exposure compensation here: its calibration keeps
     the warning to lower it, and no exposure is stored."""
 
@@ -237,8 +243,6 @@ def test_a_camera_without_an_exposure_control_is_warned_not_changed(tmp_path):
         def close(self):
             pass
 
-    settings = config.replace(config.Config(), data_dir=str(tmp_path))
-    service = Service(settings, games=registry.load_all(), rng=random.Random(3))
     path = tmp_path / "vision-calibration.json"
     table = CameraTable(service, Shots(), calibration_path=path)
     try:
@@ -248,4 +252,3 @@ def test_a_camera_without_an_exposure_control_is_warned_not_changed(tmp_path):
         assert "exposure" not in json.loads(path.read_text())
     finally:
         table.stop()
-        service.close()
