@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -39,13 +39,15 @@ class Calibration:
     (width, height) of a table of ``seats`` seats; ``method`` says how it was found;
     ``exposure``: the exposure compensation in stops the camera was calibrated at, for a camera
     that takes one (the calibration lowers it when the camera clips the empty table; None for
-    other cameras)."""
+    other cameras); ``bare``: the empty table's reveal areas as the calibration frame showed
+    them (:func:`vision.bare.bare_view`; kept beside the JSON, not in it), or None."""
 
     seats: int
     homography: np.ndarray
     image_size: tuple[int, int]
     method: str = "markers"
     exposure: float | None = None
+    bare: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def layout(self) -> TableLayout:

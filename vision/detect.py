@@ -10,7 +10,7 @@ import numpy as np
 
 from companion.core.errors import MalformedInput
 from vision import area as reveal_area
-from vision import frame, layout, tokennet
+from vision import bare, frame, layout, tokennet
 from vision import rings as ring_reader
 from vision.calibrate import Calibration
 from vision.frame import Cloth, check_image, relit_parts
@@ -91,4 +91,11 @@ def detect(
     for box in reveal_area.boxes(seats):
         y0, y1, x0, x1 = box
         view[y0:y1, x0:x1] = frame.relit_box(image, h, light, box)
-    return Detections(rings, tokennet.read_areas(view, seats))
+    unchanged = None
+    if calibration.bare is not None:  # where the frame shows the bare table, no token lies
+        unchanged = []
+        for box in reveal_area.boxes(seats):
+            y0, y1, x0, x1 = box
+            shot = frame.warp_box(image, h, box)
+            unchanged.append(bare.unchanged_cells(shot, calibration.bare[y0:y1, x0:x1]))
+    return Detections(rings, tokennet.read_areas(view, seats, unchanged))

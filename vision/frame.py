@@ -337,9 +337,9 @@ def light_of(image: np.ndarray, homography: np.ndarray) -> Light:
     k = math.ceil(3 * _frame_pixels_per_canonical(h))
     if k > 1:
         src = cv2.blur(image, (k, k))
-    sparse = _warp_box(src, h, WHOLE, _STRIDE)
+    sparse = warp_box(src, h, WHOLE, _STRIDE)
     surface, cloth = _fit_thumbnail(cv2.resize(sparse, (_FIT, _FIT), interpolation=cv2.INTER_AREA))
-    patches = [_warp_box(image, h, _marker_box(m)) for m in layout.MARKER_IDS]
+    patches = [warp_box(image, h, _marker_box(m)) for m in layout.MARKER_IDS]
     colour = _cloth_colour(surface, cloth, _white_of(patches, surface))
     light = Light(np.ascontiguousarray(colour / surface, np.float32), Cloth(colour))
     model = _cloth_model(sparse, light.gain_of(WHOLE, _STRIDE), colour)
@@ -352,7 +352,7 @@ def relit_box(
     """The part ``box`` of the relit canonical view (every ``stride``-th pixel), warped from
     the frame alone: the same pixels as the whole view's there."""
     gain = light.gain_of(box, stride)
-    part = _warp_box(image, np.asarray(homography, np.float64), box, stride)
+    part = warp_box(image, np.asarray(homography, np.float64), box, stride)
     return _relit(part, gain, float(light.cloth.bgr.max()))
 
 
@@ -377,7 +377,7 @@ def _frame_pixels_per_canonical(homography: np.ndarray) -> float:
     return float(np.sqrt(abs((x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]))))
 
 
-def _warp_box(image: np.ndarray, homography: np.ndarray, box: Box, stride: int = 1) -> np.ndarray:
+def warp_box(image: np.ndarray, homography: np.ndarray, box: Box, stride: int = 1) -> np.ndarray:
     """The canonical view's part ``box`` (every ``stride``-th pixel) warped from the frame:
     the same pixels :func:`warp` gives there."""
     y0, y1, x0, x1 = box

@@ -148,20 +148,26 @@ def _strongest(maps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return best, best >= cv2.dilate(best, np.ones((3, 3), np.uint8))
 
 
-def counts_of(maps: np.ndarray, clear: np.ndarray | None = None) -> dict[str, int] | None:
+def counts_of(
+    maps: np.ndarray, clear: np.ndarray | None = None, unchanged: np.ndarray | None = None
+) -> dict[str, int] | None:
     """One area's counts by kind from its six maps, or None where something covers it.
 
     A token is a peak of the strongest kind at each cell (the highest of its 3x3 cells, above
     :data:`PEAK`), named by that kind: tokens overlap by a tenth at most, so two kinds peaking
     at one place are one token the network hesitated over (a sheened Ogre Poison on green felt
     is half Antidote), never two. ``clear``: the cells looked at (:func:`clear_of_markers`),
-    all of them by default."""
+    all of them by default; ``unchanged``: cells where the frame shows the bare table as it
+    was calibrated (:func:`vision.bare.unchanged_cells`), where no peak is a token."""
     looked = np.ones((OUTPUT, OUTPUT), bool) if clear is None else clear
     if float(maps[len(KINDS)][_IN_AREA & looked].sum()) > COVERED:
         return None
     heat = maps[: len(KINDS)]
     best, highest = _strongest(maps)
-    peaks = (highest & (best > PEAK) & INSIDE & looked).astype(np.uint8)
+    peaks = highest & (best > PEAK) & INSIDE & looked
+    if unchanged is not None:
+        peaks &= ~unchanged
+    peaks = peaks.astype(np.uint8)
     # Touching peak cells are one token whose centre lies between them (two equal cells: a map
     # averaged with its mirror image is equal on both sides of a token centred between cells);
     # two tokens' centres lie at least 0.9 of a diameter apart, about five cells.
@@ -210,9 +216,12 @@ def mirrored_maps(crops: list[np.ndarray], maps: np.ndarray) -> np.ndarray:
     return total / (len(MIRRORS) + 1)
 
 
-def read_areas(view: np.ndarray, seats: int) -> dict[int, dict[str, int] | None]:
+def read_areas(
+    view: np.ndarray, seats: int, unchanged: list[np.ndarray] | None = None
+) -> dict[int, dict[str, int] | None]:
     """Every seat's revealed tokens in the relit canonical view: seat -> {kind: count}, or None
-    for an area not seen.
+    for an area not seen (``unchanged``: per seat, the cells showing the bare table, as
+    :func:`counts_of` takes them).
 
     An area the network hesitated over (:func:`doubtful`; about one in six on the judge's
     realistic frames, most on white linen) is decided on its maps averaged over its mirror
@@ -227,4 +236,7 @@ def read_areas(view: np.ndarray, seats: int) -> dict[int, dict[str, int] | None]
         # the judge's hands and glare were measured on (covered areas held, never misread).
         mirrored = mirrored_maps([crops[seat] for seat in again], maps[again])
         maps[again, : len(KINDS)] = mirrored[:, : len(KINDS)]
-    return {seat: counts_of(maps[seat], clear[seat]) for seat in range(seats)}
+    return {
+        seat: counts_of(maps[seat], clear[seat], None if unchanged is None else unchanged[seat])
+        for seat in range(seats)
+    }

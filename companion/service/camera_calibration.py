@@ -21,7 +21,9 @@ import cv2
 import numpy as np
 
 from companion.core.errors import MalformedInput
-from companion.store.files import write_json
+from companion.store.files import write_bytes, write_json
+from vision import layout
+from vision.bare import bare_view
 from vision.calibrate import Calibration, find_markers, from_ellipse, from_markers
 from vision.detect import detect
 from vision.frame import saturated_share, warp
@@ -42,19 +44,39 @@ darker; hard at 640x480, 102 of 115, 2 of 10, 8 of 10 a stop darker (docs/benchm
 same scene's empty table")."""
 
 
+def bare_path(path: Path) -> Path:
+    """Where the picture of the bare table is kept beside the calibration at ``path`` (a PNG of
+    :attr:`Calibration.bare`: lossless, as the comparison needs)."""
+    return path.with_name(f"{path.stem}-bare.png")
+
+
 def load_calibration(path: Path) -> Calibration | None:
-    """The stored calibration at ``path`` (None when there is none; a bad file is an error)."""
+    """The stored calibration at ``path`` (None when there is none; a bad file is an error),
+    with its picture of the bare table where one is kept and readable (else without: the token
+    reader's own reading then stands everywhere, :mod:`vision.bare`)."""
     try:
         data = json.loads(path.read_text())
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as error:
         raise MalformedInput(f"{path}: {error}", field="camera.calibration") from None
-    return Calibration.from_json(data)
+    calibration = Calibration.from_json(data)
+    picture = cv2.imread(str(bare_path(path)), cv2.IMREAD_COLOR)
+    if picture is not None and picture.shape == (layout.SIZE, layout.SIZE, 3):
+        calibration = dataclasses.replace(calibration, bare=picture)
+    return calibration
 
 
 def save_calibration(path: Path, calibration: Calibration) -> None:
-    """Write ``calibration`` to ``path`` atomically (a crash leaves the old file or the new)."""
+    """Write ``calibration`` to ``path`` atomically (a crash leaves the old file or the new),
+    and its picture of the bare table beside it (or remove an older one it does not have)."""
+    picture = bare_path(path)
+    if calibration.bare is None:
+        picture.unlink(missing_ok=True)
+    else:
+        ok, png = cv2.imencode(".png", calibration.bare)
+        if ok:
+            write_bytes(picture, png.tobytes())
     write_json(path, calibration.to_json())
 
 
@@ -91,6 +113,10 @@ def calibrate_frame(
         calibration, warning = from_ellipse(frame, seats), ELLIPSE_WARNING
     for more in [IN_PLAY_NOTE] if in_play else table_warnings(frame, calibration):
         warning = more if warning is None else f"{warning}; {more}"
+    if not in_play:  # the bare table, for the token reader (vision/bare.py); not in play: secret
+        calibration = dataclasses.replace(
+            calibration, bare=bare_view(frame, calibration.homography)
+        )
     return calibration, warning, points(markers)
 
 

@@ -379,12 +379,15 @@ def render(
     empty: bool = False,
     surface: str | None = None,
     stops: float = 0.0,
+    shot: int = 0,
 ) -> tuple[np.ndarray, Truth]:
     """A BGR frame and its ground truth, deterministic from ``seed``; ``surface`` sets the
     table top (one of :data:`SURFACES`) instead of drawing it, every other draw unchanged;
     ``stops`` turns the camera's exposure up or down by that many stops (a factor 2**stops
     before the sensor clips, as a camera's exposure compensation does); ``empty``: this scene's
-    table with nothing on it, under the same lamp and camera (the frame the Host calibrates on)."""
+    table with nothing on it, under the same lamp and camera (the frame the Host calibrates on);
+    ``shot``: another exposure of the same scene, whose sensor noise is its own (0: the noise of
+    the seed's stream, as always drawn)."""
     spec_level = LEVELS[level]
     rng = np.random.default_rng([seed, 0x13])
     u = lambda pair: float(rng.uniform(*pair))  # noqa: E731
@@ -638,9 +641,10 @@ def render(
     image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     image = cv2.GaussianBlur(image, (0, 0), u(spec_level.blur))
     sigma = u(spec_level.noise) / 255
-    image = image + rng.normal(0, 1, image.shape).astype(np.float32) * (
-        sigma * np.sqrt(np.clip(image, 0, None) * 2 + 0.1)
-    )
+    grain = rng.normal(0, 1, image.shape).astype(np.float32)  # drawn either way: the stream stays
+    if shot:
+        grain = np.random.default_rng([seed, 0x13, shot]).normal(0, 1, image.shape)
+    image = image + grain.astype(np.float32) * (sigma * np.sqrt(np.clip(image, 0, None) * 2 + 0.1))
     rgb8 = np.clip(image * 255 + 0.5, 0, 255).astype(np.uint8)
     bgr = cv2.cvtColor(rgb8, cv2.COLOR_RGB2BGR)
     quality = int(rng.integers(spec_level.jpeg[0], spec_level.jpeg[1] + 1))

@@ -1,0 +1,79 @@
+"""The bare table: where a frame shows the cloth exactly as the calibration saw it, no token lies.
+
+The Host calibrates on the empty table (vision/README.md, Calibration), and that frame is kept:
+its canonical view, warped as shot (:func:`bare_view`). In play, a token
+hides the cloth under it: its face, rim and shading change the pixels there, whatever the
+token's colour. So a peak of the token reader where the frame's pixels are the bare table's
+(:func:`unchanged_cells`) is cloth the network took for a token, as in a gap of pale linen
+hemmed in by tokens whose rims draw a token's outline round it (docs/benchmarks.md, scene
+140177).
+
+It only ever removes a token, and only where the evidence is strong. Pixels clipped in either
+frame say nothing (a white Antidote clipped on clipped linen is 255 on 255 like the cloth
+alone), so a cell needs half its disc unclipped; a change of light since the calibration (a
+lamp moved, the camera's exposure, evening falling) or a cloth pulled askew makes the frames
+differ, and then the reader's own reading stands. A calibration frame with a token or a hand
+in any reveal area gives no reference at all (:func:`bare_view`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import area, frame, layout, tokennet
+
+SAME = 6.0
+"""The mean difference (0-255, over the channels and a token's inner disc) under which a cell
+shows the bare table. Measured on the judge's realistic frames with the empty table shot again
+(its own sensor noise): true tokens' cells differ by 9 or more where unclipped, the phantom in
+hemmed-in linen by about 4.7 (docs/benchmarks.md, "the bare table")."""
+RADIUS = 6
+"""The disc compared round each cell's centre (canonical px): inside a token's face (radius
+:data:`layout.TOKEN_RADIUS`), so its rim and a neighbour's do not count."""
+CLIPPED = 250
+"""A pixel with a channel at or above this is clipped: it says nothing of what lies there."""
+USABLE = 0.5
+"""The share of a cell's disc that must be unclipped in both frames for it to be compared."""
+
+_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * RADIUS + 1, 2 * RADIUS + 1)).astype(
+    np.float32
+)
+_CENTRES = ((np.arange(tokennet.OUTPUT) + 0.5) * tokennet.CELL).astype(int)
+"""The canonical pixel (in a reveal area's crop) at the centre of each output cell."""
+
+
+def bare_view(image: np.ndarray, homography: np.ndarray) -> np.ndarray | None:
+    """The bare table's reference from a calibration frame: the canonical view warped as shot
+    (uint8 BGR, :data:`layout.SIZE` a side: a game may seat another count than the calibration
+    did, so the whole table is kept). None where the token reader sees a token in any seat
+    count's reveal area, or something covering one: a table that is not bare must not teach
+    that a token lying there later is cloth."""
+    image = np.asarray(image)
+    homography = np.asarray(homography, np.float64)
+    light = frame.light_of(image, homography)
+    for seats in range(layout.MIN_SEATS, layout.MAX_SEATS + 1):
+        relit = np.zeros((layout.SIZE, layout.SIZE, 3), np.uint8)
+        for y0, y1, x0, x1 in area.boxes(seats):
+            relit[y0:y1, x0:x1] = frame.relit_box(image, homography, light, (y0, y1, x0, x1))
+        for counts in tokennet.read_areas(relit, seats).values():
+            if counts is None or any(counts.values()):
+                return None
+    return frame.warp(image, homography)
+
+
+def unchanged_cells(part: np.ndarray, bare: np.ndarray) -> np.ndarray:
+    """Which output cells of a reveal area show the bare table (bool, OUTPUT x OUTPUT):
+    ``part`` the area's crop of the frame warped as shot, ``bare`` the same crop of
+    :func:`bare_view`. All False where the area has no reference."""
+    if not bare.any():
+        return np.zeros((tokennet.OUTPUT, tokennet.OUTPUT), bool)
+    a, b = part.astype(np.float32), bare.astype(np.float32)
+    clipped = (a.max(axis=2) >= CLIPPED) | (b.max(axis=2) >= CLIPPED)
+    usable = (~clipped).astype(np.float32)
+    difference = cv2.absdiff(a, b).mean(axis=2) * usable
+    total = cv2.filter2D(difference, -1, _DISC, borderType=cv2.BORDER_CONSTANT)
+    count = cv2.filter2D(usable, -1, _DISC, borderType=cv2.BORDER_CONSTANT)
+    total, count = total[np.ix_(_CENTRES, _CENTRES)], count[np.ix_(_CENTRES, _CENTRES)]
+    mean = total / np.maximum(count, 1.0)
+    return (count >= USABLE * float(_DISC.sum())) & (mean < SAME)
