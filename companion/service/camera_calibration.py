@@ -38,10 +38,11 @@ MAX_SATURATED = 0.01
 lowers a Pi camera's exposure or warns the Host: a white Antidote on clipped white linen is
 white on white, for the camera and for any detector, and the token reader holds such a reveal
 area as not seen (every area more than a fifth clipped, on the development sets). On the
-independent renderer's scenes, judged against the same scene's empty table: realistic at
-1280x720, 708 of the 709 scenes at most 1% clipped are exact, 11 of the 16 above, all 16 a stop
-darker; hard at 640x480, 102 of 115, 2 of 10, 8 of 10 a stop darker (docs/benchmarks.md, "the
-same scene's empty table")."""
+independent renderer's scenes, judged against the same scene's empty table and calibrated on
+it (the bare table kept): realistic at 1280x720, all 709 scenes at most 1% clipped are exact,
+11 of the 16 above, all 16 a stop darker (docs/benchmarks.md, "the bare table"); hard at
+640x480, 102 of 115, 2 of 10, 8 of 10 a stop darker (before the bare table: "the same scene's
+empty table")."""
 
 
 def bare_path(path: Path) -> Path:
