@@ -36,9 +36,7 @@ CLIPPED = 250
 USABLE = 0.5
 """The share of a cell's disc that must be unclipped in both frames for it to be compared."""
 
-_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * RADIUS + 1, 2 * RADIUS + 1)).astype(
-    np.float32
-)
+_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * RADIUS + 1, 2 * RADIUS + 1)) > 0
 _CENTRES = ((np.arange(tokennet.OUTPUT) + 0.5) * tokennet.CELL).astype(int)
 """The canonical pixel (in a reveal area's crop) at the centre of each output cell."""
 
@@ -62,18 +60,28 @@ def bare_view(image: np.ndarray, homography: np.ndarray) -> np.ndarray | None:
     return frame.warp(image, homography)
 
 
-def unchanged_cells(part: np.ndarray, bare: np.ndarray) -> np.ndarray:
+def _same(part: np.ndarray, bare: np.ndarray, cx: int, cy: int) -> bool:
+    """Whether the disc round ``(cx, cy)`` shows the bare table (:data:`SAME`, :data:`USABLE`)."""
+    x0, y0 = max(cx - RADIUS, 0), max(cy - RADIUS, 0)
+    disc = _DISC[y0 - (cy - RADIUS) :, x0 - (cx - RADIUS) :]
+    a = part[y0 : cy + RADIUS + 1, x0 : cx + RADIUS + 1].astype(np.int16)
+    b = bare[y0 : cy + RADIUS + 1, x0 : cx + RADIUS + 1].astype(np.int16)
+    disc = disc[: a.shape[0], : a.shape[1]]
+    usable = disc & (a.max(axis=2) < CLIPPED) & (b.max(axis=2) < CLIPPED)
+    if usable.sum() < USABLE * _DISC.sum():
+        return False
+    return float(np.abs(a - b)[usable].mean()) < SAME
+
+
+def unchanged_cells(part: np.ndarray, bare: np.ndarray, cells: np.ndarray | None = None):
     """Which output cells of a reveal area show the bare table (bool, OUTPUT x OUTPUT):
     ``part`` the area's crop of the frame warped as shot, ``bare`` the same crop of
-    :func:`bare_view`. All False where the area has no reference."""
+    :func:`bare_view`; ``cells``: only these are looked at (the reader's peaks: a few a frame),
+    all by default. All False where the area has no reference."""
+    found = np.zeros((tokennet.OUTPUT, tokennet.OUTPUT), bool)
     if not bare.any():
-        return np.zeros((tokennet.OUTPUT, tokennet.OUTPUT), bool)
-    a, b = part.astype(np.float32), bare.astype(np.float32)
-    clipped = (a.max(axis=2) >= CLIPPED) | (b.max(axis=2) >= CLIPPED)
-    usable = (~clipped).astype(np.float32)
-    difference = cv2.absdiff(a, b).mean(axis=2) * usable
-    total = cv2.filter2D(difference, -1, _DISC, borderType=cv2.BORDER_CONSTANT)
-    count = cv2.filter2D(usable, -1, _DISC, borderType=cv2.BORDER_CONSTANT)
-    total, count = total[np.ix_(_CENTRES, _CENTRES)], count[np.ix_(_CENTRES, _CENTRES)]
-    mean = total / np.maximum(count, 1.0)
-    return (count >= USABLE * float(_DISC.sum())) & (mean < SAME)
+        return found
+    asked = np.ones_like(found) if cells is None else cells
+    for y, x in zip(*np.nonzero(asked), strict=True):
+        found[y, x] = _same(part, bare, int(_CENTRES[x]), int(_CENTRES[y]))
+    return found

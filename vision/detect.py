@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -93,9 +94,16 @@ def detect(
         view[y0:y1, x0:x1] = frame.relit_box(image, h, light, box)
     unchanged = None
     if calibration.bare is not None:  # where the frame shows the bare table, no token lies
-        unchanged = []
-        for box in reveal_area.boxes(seats):
-            y0, y1, x0, x1 = box
-            shot = frame.warp_box(image, h, box)
-            unchanged.append(bare.unchanged_cells(shot, calibration.bare[y0:y1, x0:x1]))
+        unchanged = [
+            functools.partial(_unchanged, image, h, calibration.bare, box)
+            for box in reveal_area.boxes(seats)
+        ]
     return Detections(rings, tokennet.read_areas(view, seats, unchanged))
+
+
+def _unchanged(image, homography, reference, box, peaks: np.ndarray) -> np.ndarray:
+    """Which of an area's ``peaks`` show the bare table (:func:`vision.bare.unchanged_cells`),
+    the area warped as shot only when it has a peak."""
+    y0, y1, x0, x1 = box
+    shot = frame.warp_box(image, homography, box)
+    return bare.unchanged_cells(shot, reference[y0:y1, x0:x1], peaks)

@@ -149,7 +149,9 @@ def _strongest(maps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def counts_of(
-    maps: np.ndarray, clear: np.ndarray | None = None, unchanged: np.ndarray | None = None
+    maps: np.ndarray,
+    clear: np.ndarray | None = None,
+    unchanged: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> dict[str, int] | None:
     """One area's counts by kind from its six maps, or None where something covers it.
 
@@ -157,16 +159,16 @@ def counts_of(
     :data:`PEAK`), named by that kind: tokens overlap by a tenth at most, so two kinds peaking
     at one place are one token the network hesitated over (a sheened Ogre Poison on green felt
     is half Antidote), never two. ``clear``: the cells looked at (:func:`clear_of_markers`),
-    all of them by default; ``unchanged``: cells where the frame shows the bare table as it
-    was calibrated (:func:`vision.bare.unchanged_cells`), where no peak is a token."""
+    all of them by default; ``unchanged``: given the peak cells, those where the frame shows
+    the bare table as it was calibrated (:func:`vision.bare.unchanged_cells`): no token."""
     looked = np.ones((OUTPUT, OUTPUT), bool) if clear is None else clear
     if float(maps[len(KINDS)][_IN_AREA & looked].sum()) > COVERED:
         return None
     heat = maps[: len(KINDS)]
     best, highest = _strongest(maps)
     peaks = highest & (best > PEAK) & INSIDE & looked
-    if unchanged is not None:
-        peaks &= ~unchanged
+    if unchanged is not None and peaks.any():
+        peaks &= ~unchanged(peaks)
     peaks = peaks.astype(np.uint8)
     # Touching peak cells are one token whose centre lies between them (two equal cells: a map
     # averaged with its mirror image is equal on both sides of a token centred between cells);
@@ -217,11 +219,13 @@ def mirrored_maps(crops: list[np.ndarray], maps: np.ndarray) -> np.ndarray:
 
 
 def read_areas(
-    view: np.ndarray, seats: int, unchanged: list[np.ndarray] | None = None
+    view: np.ndarray,
+    seats: int,
+    unchanged: list[Callable[[np.ndarray], np.ndarray]] | None = None,
 ) -> dict[int, dict[str, int] | None]:
     """Every seat's revealed tokens in the relit canonical view: seat -> {kind: count}, or None
-    for an area not seen (``unchanged``: per seat, the cells showing the bare table, as
-    :func:`counts_of` takes them).
+    for an area not seen (``unchanged``: per seat, which peak cells show the bare table, as
+    :func:`counts_of` takes it).
 
     An area the network hesitated over (:func:`doubtful`; about one in six on the judge's
     realistic frames, most on white linen) is decided on its maps averaged over its mirror
