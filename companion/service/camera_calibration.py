@@ -230,10 +230,11 @@ def exposure_warning(frame: np.ndarray, calibration: Calibration) -> str | None:
 def not_empty_warning(frame: np.ndarray, calibration: Calibration) -> str | None:
     """What to tell the Host when the camera sees Coaster rings or revealed tokens on the table
     it was calibrated on (None when it sees the bare cloth): the exposure is judged on the bare
-    cloth (:func:`exposure_warning`), and a table set for play when the Host meant to clear it
-    is worth a second look. Areas the detector holds as not seen name nothing (a hot spot is the
-    exposure warning's); on the bare tables of the independent renderer and of the twin it
-    names nothing (tests/vision/test_exposure.py)."""
+    cloth (:func:`exposure_warning`), the calibration keeps its picture of the bare table
+    (:mod:`vision.bare`, none where tokens lie in a reveal area), and a table set for play when
+    the Host meant to clear it is worth a second look. Areas the detector holds as not seen
+    name nothing (a hot spot is the exposure warning's); on the bare tables of the independent
+    renderer and of the twin it names nothing (tests/vision/test_exposure.py)."""
     try:
         found = detect(frame, calibration)
     except MalformedInput:  # a frame the detector cannot read: the markers' result stands
@@ -260,7 +261,8 @@ def not_empty_warning(frame: np.ndarray, calibration: Calibration) -> str | None
         return None
     return (
         f"the table is not bare (the camera sees {'; '.join(seen)}): clear it and calibrate "
-        "again, so that the exposure is judged on the cloth alone"
+        "again, so that the exposure is judged on the cloth alone and the camera learns the "
+        "bare cloth"
     )
 
 
