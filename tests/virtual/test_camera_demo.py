@@ -91,6 +91,7 @@ def test_the_camera_sees_where_the_goblets_stand_and_what_lies_out():
 def test_a_whole_course_through_the_synthetic_camera_ends_in_the_puppeteers_score(tmp_path):
     service, camera_table, demo = demo_rig(tmp_path, seed=2)
     assert camera_table.calibration.method == "markers"  # from its own empty table's markers
+    assert camera_table.calibration.bare is not None  # its tokens read with the bare table
     for _ in range(2000):
         demo.step()
         state = service.table.state
