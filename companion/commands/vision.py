@@ -23,6 +23,7 @@ An unreadable image or calibration is one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import sys
@@ -147,8 +148,10 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    """Print (or write) the calibration of an image."""
-    from companion.service.camera_calibration import table_warnings
+    """Print (or write) the calibration of an image; written, with its picture of the bare
+    table beside it (``vision.bare``), as the Host page's calibration keeps it."""
+    from companion.service.camera_calibration import save_calibration, table_warnings
+    from vision.bare import bare_view
     from vision.calibrate import calibrate
 
     image = read_image(args.image)
@@ -163,7 +166,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     text = json.dumps(calibration.to_json(), indent=1) + "\n"
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        bare = bare_view(image, calibration.homography)
+        save_calibration(args.out, dataclasses.replace(calibration, bare=bare))
     print(text, end="")
     return 0
 

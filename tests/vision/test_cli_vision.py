@@ -24,6 +24,7 @@ def test_render_calibrate_detect_round_trip(tmp_path, capsys):
     assert main(["vision", "calibrate", str(empty), "--seats", str(seats), "--out", str(cal)]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed == json.loads(cal.read_text()) and printed["method"] == "markers"
+    assert (tmp_path / "cal-bare.png").exists()  # the bare table, kept as the Host page keeps it
     for how in (["--calibration", str(cal)], ["--seats", str(seats)]):
         assert main(["vision", "detect", str(frame), *how]) == 0
         found = json.loads(capsys.readouterr().out)
