@@ -49,11 +49,8 @@ def bare_view(image: np.ndarray, homography: np.ndarray) -> np.ndarray | None:
     that a token lying there later is cloth."""
     image = np.asarray(image)
     homography = np.asarray(homography, np.float64)
-    light = frame.light_of(image, homography)
     for seats in range(layout.MIN_SEATS, layout.MAX_SEATS + 1):
-        relit = np.zeros((layout.SIZE, layout.SIZE, 3), np.uint8)
-        for y0, y1, x0, x1 in area.boxes(seats):
-            relit[y0:y1, x0:x1] = frame.relit_box(image, homography, light, (y0, y1, x0, x1))
+        relit = frame.relit_parts(image, homography, area.boxes(seats))[0]
         for counts in tokennet.read_areas(relit, seats).values():
             if counts is None or any(counts.values()):
                 return None
@@ -77,10 +74,8 @@ def unchanged_cells(part: np.ndarray, bare: np.ndarray, cells: np.ndarray | None
     """Which output cells of a reveal area show the bare table (bool, OUTPUT x OUTPUT):
     ``part`` the area's crop of the frame warped as shot, ``bare`` the same crop of
     :func:`bare_view`; ``cells``: only these are looked at (the reader's peaks: a few a frame),
-    all by default. All False where the area has no reference."""
+    all by default."""
     found = np.zeros((tokennet.OUTPUT, tokennet.OUTPUT), bool)
-    if not bare.any():
-        return found
     asked = np.ones_like(found) if cells is None else cells
     for y, x in zip(*np.nonzero(asked), strict=True):
         found[y, x] = _same(part, bare, int(_CENTRES[x]), int(_CENTRES[y]))

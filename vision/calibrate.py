@@ -39,8 +39,8 @@ class Calibration:
     (width, height) of a table of ``seats`` seats; ``method`` says how it was found;
     ``exposure``: the exposure compensation in stops the camera was calibrated at, for a camera
     that takes one (the calibration lowers it when the camera clips the empty table; None for
-    other cameras); ``bare``: the empty table's reveal areas as the calibration frame showed
-    them (:func:`vision.bare.bare_view`; kept beside the JSON, not in it), or None."""
+    other cameras); ``bare``: the calibration frame of the empty table warped to the canonical
+    view (:func:`vision.bare.bare_view`; kept beside the JSON, not in it), or None."""
 
     seats: int
     homography: np.ndarray

@@ -86,7 +86,7 @@ def test_only_unclipped_cells_that_match_are_bare():
     cells = unchanged_cells(shot, reference)
     assert cells.any() and not cells.all()  # the cloth between tokens matches, tokens do not
     assert not unchanged_cells(np.full_like(shot, 255), np.full_like(reference, 255)).any()
-    assert not unchanged_cells(shot, np.zeros_like(reference)).any()  # no reference: no veto
+    assert not unchanged_cells(shot, np.zeros_like(reference)).any()  # another table: no match
 
 
 def test_the_bare_table_is_kept_beside_the_calibration_and_only_when_not_in_play(tmp_path):
